@@ -1,0 +1,8 @@
+from django.apps import AppConfig
+
+
+class ScoringConfig(AppConfig):
+    """Games, hands and misplay disputes, scored by the rules engine in scoring.engine."""
+
+    name = "scoring"
+    default_auto_field = "django.db.models.BigAutoField"

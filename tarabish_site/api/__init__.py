@@ -1,0 +1,1 @@
+"""API plumbing shared by every app: errors, the exception handler, permissions, pagination."""

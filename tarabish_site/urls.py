@@ -1,0 +1,36 @@
+"""URL map. The API lives under ``/api/v1/``; each app contributes its router's registry (listed at
+the API root) and any nested routes of its own."""
+
+from django.contrib import admin
+from django.urls import include, path
+from django.views.generic import TemplateView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from rest_framework.permissions import AllowAny
+from rest_framework.routers import APIRootView, DefaultRouter
+
+from tarabish_site.api.exceptions import json_not_found
+from tarabish_site.health import healthz
+
+
+class ApiRootView(APIRootView):
+    """Tarabish API, version 1: the collections below, each documented at /api/docs/."""
+
+    permission_classes = [AllowAny]
+
+
+router = DefaultRouter()
+router.APIRootView = ApiRootView
+
+api_urlpatterns = [*router.urls]
+
+urlpatterns = [
+    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("healthz", healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+    path("api/v1/", include((api_urlpatterns, "api"))),
+    path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
+    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+]
+
+handler404 = json_not_found
