@@ -1,0 +1,9 @@
+from celery import shared_task
+
+from tarabish_site.core.services import heartbeat_record
+
+
+@shared_task(bind=True, ignore_result=True, soft_time_limit=20, time_limit=30)
+def worker_heartbeat(self) -> None:  # type: ignore[no-untyped-def]
+    """Record that the worker that runs this task is alive (scheduled by beat every minute)."""
+    heartbeat_record(hostname=self.request.hostname or "eager")
