@@ -1,0 +1,59 @@
+# Everything a checkout needs, from nothing but Python 3.11.
+# `make run` serves the demo on http://127.0.0.1:8000; `make test` runs the whole suite.
+
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+# make test-services: the real PostgreSQL, Redis and a Celery worker process.
+PG_URL ?= postgres://postgres@127.0.0.1:5432/tarabish
+REDIS ?= redis://127.0.0.1:6379/0
+SERVICES_ENV := TARABISH_TEST_SERVICES=1 DATABASE_URL=$(PG_URL) \
+	CELERY_BROKER_URL=$(REDIS) REDIS_URL=$(REDIS) \
+	CELERY_TASK_DEFAULT_QUEUE=tarabish-test-$(shell date +%s)-$$$$
+
+.PHONY: venv run demo test test-services check lint format lock screenshots benchmarks clean
+
+venv: $(STAMP)
+
+$(STAMP): requirements.lock
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes \
+		-r requirements.lock
+	touch $(STAMP)
+
+run: venv
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py demo
+	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+
+demo: venv
+	$(BIN)/python manage.py migrate --no-input
+	$(BIN)/python manage.py demo
+
+test: venv
+	$(BIN)/python -m pytest
+
+test-services: venv
+	$(SERVICES_ENV) $(BIN)/python -m pytest
+
+check: venv
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy .
+	$(BIN)/lint-imports
+
+format: venv
+	$(BIN)/ruff check --fix .
+	$(BIN)/ruff format .
+
+# Re-resolve the lock after changing pyproject.toml (needs uv: pip install uv).
+lock:
+	uv pip compile pyproject.toml --extra dev --python-version 3.11 --generate-hashes \
+		--quiet -o requirements.lock
+
+clean:
+	rm -rf $(VENV) var

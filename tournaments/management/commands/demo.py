@@ -1,0 +1,32 @@
+"""``manage.py demo``: load the demo data. Running it again changes nothing."""
+
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand
+from django.db import transaction
+
+DEMO_USERNAME = "director"
+DEMO_PASSWORD = "tarabish-demo"  # noqa: S105 - a development demo account, printed on purpose
+
+
+class Command(BaseCommand):
+    help = "Load the demo data (idempotent) and print the director's sign-in."
+
+    def handle(self, *args: Any, **options: Any) -> None:
+        with transaction.atomic():
+            user_model = get_user_model()
+            director, created = user_model.objects.get_or_create(
+                username=DEMO_USERNAME,
+                defaults={"is_staff": True, "is_superuser": True, "email": "director@example.org"},
+            )
+            if created:
+                director.set_password(DEMO_PASSWORD)
+                director.save(update_fields=["password"])
+        self.stdout.write(
+            self.style.SUCCESS(
+                f"Demo ready. Director sign-in at http://127.0.0.1:8000/admin/ — "
+                f"user {DEMO_USERNAME!r}, password {DEMO_PASSWORD!r}"
+                + ("" if created else " (account already existed)")
+            )
+        )
