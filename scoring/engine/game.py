@@ -1,0 +1,151 @@
+"""The game: running totals, who deals next, who is forced to call, game over and winner.
+
+The deal passes to the left every hand, void hands included: the dealer of hand n (1-based)
+is ``(first_dealer + n - 1) % 4``. The game ends after the hand in which one or both teams
+reach the target. Both over in the same hand: the higher total wins and an exact tie plays
+another hand (switch ``both_over="caller"``: the calling team of that hand wins).
+
+Under ``forced_at`` a team with more than that many points may not let the call reach an
+opposing dealer: the player on the dealer's right must call. Both teams over: the team with
+more points is forced. On an exact tie with both over, both teams are forced, and only the
+team not dealing can be bound by it, so the player on the dealer's right is forced (a decision
+of this project; the texts are silent).
+
+>>> from scoring.engine.scoring import HandResult, Outcome
+>>> def hand(dealer, points, caller=0):
+...     return HandResult(Outcome.MADE, dealer, caller, caller % 2, None, points, (0, 0),
+...                       (0, 0), points, sum(points), points)
+>>> g = game_progress(Ruleset(forced_at=400), 0, [hand(0, (300, 0)), hand(1, (120, 42))])
+>>> g.totals, g.next_dealer, g.forced_team, g.forced_seat, g.over
+((420, 42), 2, 0, None, False)
+>>> game_progress(Ruleset(), 0, [hand(0, (500, 0))]).winner
+0
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.engine import _parse
+from scoring.engine.cards import team_of
+from scoring.engine.errors import InvalidEntry
+from scoring.engine.ruleset import Ruleset
+from scoring.engine.scoring import HandResult
+
+__all__ = ["GameProgress", "dealer_of_hand", "forced_call", "game_progress"]
+
+
+@dataclass(frozen=True, slots=True)
+class GameProgress:
+    """Where a game stands after some hands."""
+
+    totals: tuple[int, int]
+    #: Totals after each hand.
+    running: tuple[tuple[int, int], ...]
+    hands_played: int
+    next_dealer: int
+    #: The seat that must call if the call reaches it (under ``forced_at``), when it binds.
+    forced_seat: int | None
+    #: The team that is forced (over ``forced_at``), whether or not it binds this deal.
+    forced_team: int | None
+    over: bool
+    winner: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "totals": list(self.totals),
+            "running": [list(t) for t in self.running],
+            "hands_played": self.hands_played,
+            "next_dealer": self.next_dealer,
+            "forced_seat": self.forced_seat,
+            "forced_team": self.forced_team,
+            "over": self.over,
+            "winner": self.winner,
+        }
+
+
+def dealer_of_hand(first_dealer: int, number: int) -> int:
+    """The dealer of hand ``number`` (1-based).
+
+    >>> [dealer_of_hand(2, n) for n in (1, 2, 3, 4, 5)]
+    [2, 3, 0, 1, 2]
+    """
+    return (first_dealer + number - 1) % 4
+
+
+def forced_call(
+    ruleset: Ruleset, dealer: int, totals: tuple[int, int]
+) -> tuple[int | None, int | None]:
+    """(forced seat or None, forced team or None) for a hand dealt by ``dealer``.
+
+    >>> forced_call(Ruleset(forced_at=400), 1, (410, 300))
+    (0, 0)
+    >>> forced_call(Ruleset(forced_at=400), 0, (410, 300))
+    (None, 0)
+    >>> forced_call(Ruleset(forced_at=400), 0, (450, 450))
+    (3, 1)
+    """
+    if ruleset.forced_at is None:
+        return None, None
+    over = [t > ruleset.forced_at for t in totals]
+    team: int | None
+    if over[0] and over[1]:
+        # an exact tie forces both teams; only the team not dealing can be bound by it
+        higher = 0 if totals[0] > totals[1] else 1
+        team = 1 - team_of(dealer) if totals[0] == totals[1] else higher
+    elif over[0]:
+        team = 0
+    elif over[1]:
+        team = 1
+    else:
+        return None, None
+    seat = (dealer + 3) % 4 if team != team_of(dealer) else None
+    return seat, team
+
+
+def game_progress(
+    ruleset: Ruleset, first_dealer: int, results: Sequence[HandResult]
+) -> GameProgress:
+    """Running totals, next dealer, forced call, game over and winner after these hands."""
+    _parse.seat(first_dealer, "first_dealer")
+    totals = [0, 0]
+    running: list[tuple[int, int]] = []
+    over = False
+    winner: int | None = None
+    for i, r in enumerate(results):
+        if over:
+            raise InvalidEntry(
+                f"the game was already over after hand {i}", code="game_over", field=f"results.{i}"
+            )
+        expected = dealer_of_hand(first_dealer, i + 1)
+        if r.dealer != expected:
+            raise InvalidEntry(
+                f"hand {i + 1} is dealt by seat {expected}, not seat {r.dealer}",
+                code="wrong_dealer",
+                field=f"results.{i}.dealer",
+            )
+        totals[0] += r.points[0]
+        totals[1] += r.points[1]
+        running.append((totals[0], totals[1]))
+        reached = [t >= ruleset.target for t in totals]
+        if reached[0] and reached[1]:
+            if ruleset.both_over == "caller" and r.calling_team is not None:
+                over, winner = True, r.calling_team
+            elif totals[0] != totals[1]:
+                over, winner = True, (0 if totals[0] > totals[1] else 1)
+        elif reached[0] or reached[1]:
+            over, winner = True, (0 if reached[0] else 1)
+    next_dealer = dealer_of_hand(first_dealer, len(results) + 1)
+    seat, team = forced_call(ruleset, next_dealer, (totals[0], totals[1]))
+    return GameProgress(
+        totals=(totals[0], totals[1]),
+        running=tuple(running),
+        hands_played=len(results),
+        next_dealer=next_dealer,
+        forced_seat=None if over else seat,
+        forced_team=None if over else team,
+        over=over,
+        winner=winner,
+    )

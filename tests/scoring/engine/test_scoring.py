@@ -1,0 +1,292 @@
+"""Scoring a score-sheet line: made, half-bait, bait, void, misplay, thrown in; validation."""
+
+import pytest
+
+from scoring.engine import (
+    HandResult,
+    HandSummary,
+    InvalidEntry,
+    MisplayCall,
+    Outcome,
+    Rank,
+    Ruleset,
+    RunKind,
+    RunShown,
+    Suit,
+    derive_card_points,
+    score_summary,
+)
+
+STD = Ruleset()
+H = Suit.HEARTS
+
+
+def line(**kw):
+    base = {"dealer": 3, "caller": 0, "trump": H, "card_points": (100, 62)}
+    base.update(kw)
+    return HandSummary(**base)
+
+
+def test_made_both_teams_score_what_they_took():
+    r = score_summary(STD, line(card_points=(82, 80)))  # 82 of 162 is "one more than half"
+    assert r.outcome is Outcome.MADE
+    assert r.points == (82, 80)
+    assert r.hand_total == 162
+    assert r.calling_team == 0
+    assert r.caller == 0
+
+
+def test_half_bait_calling_team_zero_other_keeps_its_half():
+    # seed 000: "if a team calls trump and collects 81 points out of 162, they get no points
+    # and the opponent gets 81 points"
+    r = score_summary(STD, line(card_points=(81, 81)))
+    assert r.outcome is Outcome.HALF_BAIT
+    assert r.points == (0, 81)
+
+
+def test_half_bait_is_whole_bait_switch():
+    r = score_summary(Ruleset(half_bait_is_whole_bait=True), line(card_points=(81, 81)))
+    assert r.outcome is Outcome.BAIT
+    assert r.points == (0, 162)
+
+
+def test_bait_other_team_scores_the_hands_total():
+    r = score_summary(STD, line(caller=1, card_points=(90, 72)))
+    assert r.outcome is Outcome.BAIT
+    assert r.points == (162, 0)
+    assert r.taken == (90, 72)
+
+
+def test_runs_and_bella_raise_the_hands_total():
+    # seed 002 quick reference: one three-card run -> 182; one four-card run + bells -> 232
+    r = score_summary(STD, line(runs=(RunShown(0, RunKind.TWENTY, Suit.CLUBS, Rank.EIGHT),)))
+    assert r.hand_total == 182
+    assert r.run_points == (20, 0)
+    r = score_summary(
+        STD,
+        line(runs=(RunShown(1, RunKind.FIFTY, Suit.CLUBS, Rank.NINE),), bella_seat=3),
+    )
+    assert r.hand_total == 232
+    assert r.taken == (100, 62 + 50 + 20)
+    assert r.bella_points == (0, 20)
+    assert r.runs_counted_by == 1
+
+
+def test_maximum_282_two_fifties_and_bella():
+    r = score_summary(
+        STD,
+        line(
+            runs=(
+                RunShown(2, RunKind.FIFTY, Suit.CLUBS, Rank.ACE),
+                RunShown(2, RunKind.FIFTY, Suit.CLUBS, Rank.TEN),
+            ),
+            bella_seat=0,
+        ),
+    )
+    assert r.hand_total == 282
+    assert r.points == (100 + 100 + 20, 62)
+
+
+def test_runs_make_the_difference_between_made_and_bait():
+    # calling team has 90 card points, opponents show a fifty: 90 of 212 is bait
+    r = score_summary(
+        STD, line(card_points=(90, 72), runs=(RunShown(1, RunKind.FIFTY, Suit.SPADES, Rank.ACE),))
+    )
+    assert r.outcome is Outcome.BAIT
+    assert r.points == (0, 212)
+
+
+def test_equal_plain_runs_cancel_in_scoring():
+    r = score_summary(
+        STD,
+        line(
+            runs=(
+                RunShown(0, RunKind.TWENTY, Suit.CLUBS, Rank.KING),
+                RunShown(1, RunKind.TWENTY, Suit.SPADES, Rank.KING),
+            )
+        ),
+    )
+    assert r.run_points == (0, 0)
+    assert r.runs_counted_by is None
+    assert r.hand_total == 162
+
+
+def test_run_points_given_as_totals():
+    r = score_summary(STD, line(run_points=(0, 70)))
+    assert r.run_points == (0, 70)
+    assert r.hand_total == 232
+
+
+@pytest.mark.parametrize(
+    ("kw", "field", "code"),
+    [
+        ({"card_points": (161, 1)}, "card_points.0", "card_points_impossible"),
+        ({"card_points": (1, 161)}, "card_points.0", "card_points_impossible"),
+        ({"card_points": (100, 61)}, "card_points", "card_points_sum"),
+        ({"card_points": (-2, 164)}, "card_points.0", "card_points_impossible"),
+        ({"card_points": None}, "card_points", "missing_field"),
+        ({"trump": None, "card_points": (70, 60)}, "trump", "no_trump_not_allowed"),
+        ({"caller": None, "trump": None, "card_points": None}, "caller", "caller_required"),
+        ({"run_points": (30, 0)}, "run_points.0", "run_points_impossible"),
+        ({"run_points": (20, 20)}, "run_points", "run_points_impossible"),
+        ({"run_points": (120, 0)}, "run_points.0", "run_points_impossible"),
+        (
+            {"run_points": (20, 0), "runs": (RunShown(0, RunKind.TWENTY, H, Rank.EIGHT),)},
+            "run_points",
+            "runs_twice",
+        ),
+        (
+            {
+                "runs": (
+                    RunShown(2, RunKind.TWENTY, H, Rank.KING),
+                    RunShown(2, RunKind.FIFTY, H, Rank.KING),
+                )
+            },
+            "runs.1",
+            "run_impossible",
+        ),
+        (
+            {"bella_seat": 1, "runs": (RunShown(0, RunKind.TWENTY, H, Rank.KING),)},
+            "bella_seat",
+            "bella_impossible",
+        ),
+        (
+            {"misplay": MisplayCall(1, True), "thrown_in_by": 2},
+            "thrown_in_by",
+            "misplay_and_thrown_in",
+        ),
+    ],
+)
+def test_impossible_entries_are_rejected_naming_the_field(kw, field, code):
+    with pytest.raises(InvalidEntry) as info:
+        score_summary(STD, line(**kw))
+    assert (info.value.field, info.value.code) == (field, code)
+
+
+def test_161_message():
+    with pytest.raises(InvalidEntry) as info:
+        score_summary(STD, line(card_points=(161, 1)))
+    assert str(info.value) == "card points 161 are impossible: no card is worth 1"
+
+
+def test_no_trump_switch_130_points_no_bella():
+    nt = Ruleset(no_trump_allowed=True)
+    r = score_summary(nt, line(trump=None, card_points=(70, 60)))
+    assert r.outcome is Outcome.MADE
+    assert r.hand_total == 130
+    assert r.trump is None
+    assert score_summary(nt, line(trump=None, card_points=(65, 65))).outcome is Outcome.HALF_BAIT
+    for bad in ((129, 1), (70, 92)):
+        with pytest.raises(InvalidEntry):
+            score_summary(nt, line(trump=None, card_points=bad))
+    with pytest.raises(InvalidEntry) as info:
+        score_summary(nt, line(trump=None, card_points=(70, 60), bella_seat=0))
+    assert info.value.code == "no_bella"
+
+
+def test_void_hand_under_dealer_may_pass():
+    r = score_summary(
+        Ruleset(dealer_may_pass=True),
+        HandSummary(dealer=2, caller=None, trump=None, card_points=None),
+    )
+    assert r.outcome is Outcome.VOID
+    assert r.points == (0, 0)
+    assert r.dealer == 2
+    with pytest.raises(InvalidEntry) as info:
+        score_summary(
+            Ruleset(dealer_may_pass=True),
+            HandSummary(dealer=2, caller=None, trump=H, card_points=None),
+        )
+    assert info.value.field == "trump"
+
+
+def test_misplay_proven_calling_team_scores_whole_hand():
+    s = line(
+        card_points=None,
+        misplay=MisplayCall(called_by=1, proven=True),
+        runs=(RunShown(0, RunKind.TWENTY, Suit.CLUBS, Rank.ACE),),
+        bella_seat=2,
+    )
+    r = score_summary(STD, s)
+    assert r.outcome is Outcome.MISPLAY_PROVEN
+    assert r.points == (0, 162 + 20 + 20)
+    assert r.misplay_by == 1
+    r = score_summary(STD, line(card_points=None, misplay=MisplayCall(called_by=1, proven=False)))
+    assert r.outcome is Outcome.MISPLAY_NOT_PROVEN
+    assert r.points == (162, 0)
+
+
+def test_thrown_in_other_team_takes_what_was_not_yet_won():
+    # team 1 (seat 3) throws in after team 0 won 40, team 1 won 30: team 0 gets the other 92
+    r = score_summary(STD, line(caller=0, card_points=(40, 30), thrown_in_by=3))
+    assert r.outcome is Outcome.THROWN_IN
+    assert r.call_outcome is Outcome.MADE
+    assert r.card_points == (132, 30)
+    assert r.points == (132, 30)
+    # the calling team throws in: the rest goes to the opponents, and the caller is bait
+    r = score_summary(
+        STD,
+        line(
+            caller=0,
+            card_points=(40, 30),
+            thrown_in_by=2,
+            runs=(RunShown(0, RunKind.TWENTY, Suit.CLUBS, Rank.ACE),),
+        ),
+    )
+    assert r.card_points == (40, 122)
+    assert r.run_points == (20, 0)
+    assert r.call_outcome is Outcome.BAIT
+    assert r.points == (0, 182)
+    with pytest.raises(InvalidEntry):  # 155 already won: the last 10 cannot be
+        score_summary(STD, line(card_points=(100, 55), thrown_in_by=1))
+    with pytest.raises(InvalidEntry):  # leaves cards worth 1
+        score_summary(STD, line(card_points=(100, 51), thrown_in_by=1))
+
+
+def test_derive_card_points():
+    assert derive_card_points(0, 92) == (92, 70)
+    assert derive_card_points(1, 0) == (162, 0)
+    assert derive_card_points(1, 60, trump_is_none=True) == (70, 60)
+    for bad in (1, 161, 163, -1):
+        with pytest.raises(InvalidEntry) as info:
+            derive_card_points(0, bad)
+        assert info.value.field == "card_points"
+    with pytest.raises(InvalidEntry):
+        derive_card_points(2, 80)
+
+
+def test_summary_and_result_json_round_trip():
+    s = line(runs=(RunShown(0, RunKind.TWENTY, Suit.CLUBS, Rank.ACE),), bella_seat=2, misplay=None)
+    assert HandSummary.from_json(s.to_json()) == s
+    m = line(card_points=None, misplay=MisplayCall(3, False))
+    assert HandSummary.from_json(m.to_json()) == m
+    r = score_summary(STD, s)
+    assert HandResult.from_json(r.to_json()) == r
+
+
+@pytest.mark.parametrize(
+    ("data", "field"),
+    [
+        ({"dealer": 5, "caller": 0, "trump": "H", "card_points": [81, 81]}, "dealer"),
+        ({"dealer": 0, "caller": 0, "trump": "H", "card_points": [81]}, "card_points"),
+        (
+            {"dealer": 0, "caller": 0, "trump": "H", "card_points": [81, 81], "runs": [{}]},
+            "runs.0.seat",
+        ),
+        ({"dealer": 0, "caller": 0, "trump": "H", "card_points": [81, 81], "bogus": 1}, "bogus"),
+        (
+            {
+                "dealer": 0,
+                "caller": 0,
+                "trump": "H",
+                "card_points": [81, 81],
+                "misplay": {"called_by": 1},
+            },
+            "misplay.proven",
+        ),
+    ],
+)
+def test_summary_json_errors_name_the_field(data, field):
+    with pytest.raises(InvalidEntry) as info:
+        HandSummary.from_json(data)
+    assert info.value.field == field
