@@ -1,1 +1,410 @@
-"""Models of the scoring app."""
+"""Players, teams, games, hands and misplay disputes.
+
+What a scorekeeper entered is stored exactly as entered (``Hand.entry``); beside it sit the
+columns the rules engine derived from it (outcome, points, runs, bella, running totals). The
+derived columns are for cheap reads only: every write goes through :mod:`scoring.services`,
+which recomputes them from the entries with :mod:`scoring.engine`. Every change to a hand is
+kept as a :class:`HandRevision`; nothing is ever overwritten without history.
+
+Seats are numbered 0..3 clockwise. ``team_a`` sits at seats 0 and 2 (engine team 0), ``team_b``
+at seats 1 and 3 (engine team 1).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+from django.db.models.functions import Greatest, Least
+
+from scoring.engine import Outcome, Ruleset
+
+SEAT_CHOICES = [(0, "Seat 0"), (1, "Seat 1"), (2, "Seat 2"), (3, "Seat 3")]
+TRUMP_CHOICES = [("C", "Clubs"), ("D", "Diamonds"), ("H", "Hearts"), ("S", "Spades")]
+CUSTOM_RULESET = "custom"
+
+
+def _seat_q(name: str, *, nullable: bool) -> Q:
+    in_range = Q(**{f"{name}__gte": 0, f"{name}__lte": 3})
+    return in_range | Q(**{f"{name}__isnull": True}) if nullable else in_range
+
+
+class Side(models.TextChoices):
+    """One of the two teams at a table."""
+
+    TEAM_A = "team_a", "Team A (seats 0 and 2)"
+    TEAM_B = "team_b", "Team B (seats 1 and 3)"
+
+
+class Player(models.Model):
+    """A person who plays; may be linked to a user account."""
+
+    display_name = models.CharField(max_length=100)
+    community = models.CharField(max_length=100, blank=True, help_text="Home community")
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["display_name", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                "display_name", "community", name="scoring_player_unique_name_in_community"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.display_name} ({self.community})" if self.community else self.display_name
+
+
+class Team(models.Model):
+    """A partnership of two players. The same pair can play many games, under one team."""
+
+    name = models.CharField(max_length=120)
+    player_one = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    player_two = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name", "id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(player_one=F("player_two")), name="scoring_team_two_players"
+            ),
+            models.UniqueConstraint(
+                Least("player_one", "player_two"),
+                Greatest("player_one", "player_two"),
+                name="scoring_team_unique_pair",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def player_ids(self) -> frozenset[int]:
+        return frozenset({self.player_one_id, self.player_two_id})
+
+
+class Game(models.Model):
+    """Two teams at a table, playing to the ruleset's target."""
+
+    class Status(models.TextChoices):
+        IN_PROGRESS = "in_progress", "In progress"
+        FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Ended early"
+
+    class FirstDealerMethod(models.TextChoices):
+        NOT_YET = "", "Not chosen yet"
+        ENTERED = "entered", "Entered at the table"
+        FLIP_FOR_JACKS = "flip_for_jacks", "Flip for jacks"
+        HIGH_CARD = "high_card", "High card"
+
+    team_a = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="games_as_a")
+    team_b = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="games_as_b")
+    seat_0 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    seat_1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    seat_2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    seat_3 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
+    table = models.CharField(max_length=60, blank=True, help_text="Table label, e.g. 'Table 4'")
+
+    #: A copy of the engine ruleset (``Ruleset.to_json()``); never changed under a running game.
+    ruleset = models.JSONField(default=dict)
+    #: The preset slug the ruleset was copied from (``scoring.engine.PRESETS``), or "custom".
+    ruleset_preset = models.CharField(max_length=40, default="cape-breton-standard")
+
+    first_dealer = models.PositiveSmallIntegerField(null=True, blank=True, choices=SEAT_CHOICES)
+    first_dealer_method = models.CharField(
+        max_length=20, choices=FirstDealerMethod.choices, blank=True, default=""
+    )
+    #: The cards of flip for jacks / high card: ``[[seat, "JS"], ...]`` in the order dealt.
+    first_dealer_flips = models.JSONField(default=list, blank=True)
+
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
+    winner = models.CharField(max_length=6, choices=Side.choices, blank=True, default="")
+    ended_reason = models.TextField(blank=True)
+
+    # Derived by the engine's game_progress from the hands; stored for cheap reads.
+    score_a = models.IntegerField(default=0)
+    score_b = models.IntegerField(default=0)
+    hands_played = models.PositiveSmallIntegerField(default=0)
+    next_dealer = models.PositiveSmallIntegerField(null=True, blank=True, choices=SEAT_CHOICES)
+    forced_seat = models.PositiveSmallIntegerField(null=True, blank=True, choices=SEAT_CHOICES)
+
+    #: Bumped on every change to the game or its hands (the API's ETag).
+    version = models.PositiveIntegerField(default=1)
+
+    scorekeepers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="scored_games"
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status", "-created_at"], name="scoring_game_status_idx")]
+        constraints = [
+            models.CheckConstraint(condition=~Q(team_a=F("team_b")), name="scoring_game_two_teams"),
+            models.CheckConstraint(
+                condition=~Q(seat_0=F("seat_1"))
+                & ~Q(seat_0=F("seat_2"))
+                & ~Q(seat_0=F("seat_3"))
+                & ~Q(seat_1=F("seat_2"))
+                & ~Q(seat_1=F("seat_3"))
+                & ~Q(seat_2=F("seat_3")),
+                name="scoring_game_four_players",
+            ),
+            models.CheckConstraint(
+                condition=_seat_q("first_dealer", nullable=True),
+                name="scoring_game_first_dealer_seat",
+            ),
+            models.CheckConstraint(
+                condition=_seat_q("next_dealer", nullable=True),
+                name="scoring_game_next_dealer_seat",
+            ),
+            models.CheckConstraint(
+                condition=_seat_q("forced_seat", nullable=True),
+                name="scoring_game_forced_seat",
+            ),
+            models.CheckConstraint(
+                condition=(Q(status="finished") & ~Q(winner=""))
+                | (~Q(status="finished") & Q(winner="")),
+                name="scoring_game_finished_has_winner",
+            ),
+            models.CheckConstraint(
+                condition=(Q(status="in_progress") & Q(finished_at__isnull=True))
+                | (~Q(status="in_progress") & Q(finished_at__isnull=False)),
+                name="scoring_game_finished_at",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk}: {self.team_a} v {self.team_b}"
+
+    @property
+    def engine_ruleset(self) -> Ruleset:
+        return Ruleset.from_json(self.ruleset)
+
+    @property
+    def seats(self) -> tuple[Player, Player, Player, Player]:
+        return (self.seat_0, self.seat_1, self.seat_2, self.seat_3)
+
+    @property
+    def seat_ids(self) -> tuple[int, int, int, int]:
+        return (self.seat_0_id, self.seat_1_id, self.seat_2_id, self.seat_3_id)
+
+    def team_of_side(self, side: str) -> Team:
+        return self.team_a if side == Side.TEAM_A else self.team_b
+
+    @property
+    def winning_team(self) -> Team | None:
+        return self.team_of_side(self.winner) if self.winner else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.status != self.Status.IN_PROGRESS
+
+
+class HandQuerySet(models.QuerySet["Hand"]):
+    def active(self) -> HandQuerySet:
+        """Hands that count (not undone)."""
+        return self.filter(undone=False)
+
+
+class Hand(models.Model):
+    """One hand of a game: the entry as entered, and the engine's result beside it."""
+
+    class EntryKind(models.TextChoices):
+        SUMMARY = "summary", "Score-sheet summary"
+        TRICKS = "tricks", "Full trick record"
+
+    OUTCOME_CHOICES = [(o.value, o.label) for o in Outcome]
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    number = models.PositiveSmallIntegerField()
+    #: Undo keeps the hand and its history; an undone hand no longer counts.
+    undone = models.BooleanField(default=False)
+    version = models.PositiveIntegerField(default=1)
+
+    entry_kind = models.CharField(max_length=8, choices=EntryKind.choices)
+    #: Exactly what the scorekeeper entered.
+    entry = models.JSONField()
+
+    # Derived by the engine from the entry (and any misplay dispute's decision).
+    dealer = models.PositiveSmallIntegerField(choices=SEAT_CHOICES)
+    caller = models.PositiveSmallIntegerField(null=True, blank=True, choices=SEAT_CHOICES)
+    trump = models.CharField(max_length=1, choices=TRUMP_CHOICES, blank=True)
+    outcome = models.CharField(max_length=20, choices=OUTCOME_CHOICES)
+    points_a = models.PositiveIntegerField(default=0)
+    points_b = models.PositiveIntegerField(default=0)
+    card_points_a = models.PositiveIntegerField(default=0)
+    card_points_b = models.PositiveIntegerField(default=0)
+    run_points_a = models.PositiveIntegerField(default=0)
+    run_points_b = models.PositiveIntegerField(default=0)
+    bella_points_a = models.PositiveIntegerField(default=0)
+    bella_points_b = models.PositiveIntegerField(default=0)
+    runs_counted_by = models.PositiveSmallIntegerField(null=True, blank=True, choices=SEAT_CHOICES)
+    bella_seat = models.PositiveSmallIntegerField(null=True, blank=True, choices=SEAT_CHOICES)
+    hand_total = models.PositiveIntegerField(default=0)
+    #: ``HandResult.to_json()`` of the result that counts.
+    result = models.JSONField()
+    running_a = models.IntegerField(default=0)
+    running_b = models.IntegerField(default=0)
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    objects = HandQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["game", "number", "id"]
+        constraints = [
+            models.UniqueConstraint(
+                "game",
+                "number",
+                condition=Q(undone=False),
+                name="scoring_hand_unique_number",
+                violation_error_message="This game already has a hand with this number.",
+            ),
+            models.CheckConstraint(condition=Q(number__gte=1), name="scoring_hand_number"),
+            models.CheckConstraint(
+                condition=_seat_q("dealer", nullable=False), name="scoring_hand_dealer_seat"
+            ),
+            models.CheckConstraint(
+                condition=_seat_q("caller", nullable=True), name="scoring_hand_caller_seat"
+            ),
+            models.CheckConstraint(
+                condition=Q(entry_kind__in=["summary", "tricks"]), name="scoring_hand_entry_kind"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Hand {self.number} of game {self.game_id}"
+
+
+class HandRevision(models.Model):
+    """One version of a hand: kept forever, so every correction can be traced."""
+
+    class Action(models.TextChoices):
+        RECORDED = "recorded", "Recorded"
+        CORRECTED = "corrected", "Corrected"
+        UNDONE = "undone", "Undone"
+        DISPUTE = "dispute", "Misplay dispute decided"
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="revisions")
+    version = models.PositiveIntegerField()
+    action = models.CharField(max_length=10, choices=Action.choices)
+    entry_kind = models.CharField(max_length=8, choices=Hand.EntryKind.choices)
+    entry = models.JSONField()
+    result = models.JSONField()
+    reason = models.TextField(blank=True)
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    changed_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["hand", "version"]
+        constraints = [
+            models.UniqueConstraint("hand", "version", name="scoring_handrevision_unique_version")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.hand} v{self.version} ({self.action})"
+
+
+class MisplayDispute(models.Model):
+    """A misplay called on a hand, judged by the engine from a trick record, ruled by a director.
+
+    The engine's verdict and the director's ruling are both kept. What counts for the hand:
+    the ruling when there is one (upheld = the verdict stands, overruled = the opposite),
+    otherwise the engine's verdict; a rejected record decides nothing.
+    """
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Waiting for the engine"
+        PROVEN = "proven", "Misplay proven"
+        NOT_PROVEN = "not_proven", "Misplay not proven"
+        RECORD_REJECTED = "record_rejected", "Record rejected"
+
+    class Ruling(models.TextChoices):
+        NONE = "none", "No ruling"
+        UPHELD = "upheld", "Upheld"
+        OVERRULED = "overruled", "Overruled"
+
+    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="disputes")
+    called_by = models.PositiveSmallIntegerField(choices=SEAT_CHOICES)
+    accused = models.PositiveSmallIntegerField(choices=SEAT_CHOICES)
+    trick = models.PositiveSmallIntegerField()
+    proof_card = models.CharField(max_length=3, blank=True)
+    #: The trick record shown as evidence (``TrickRecord.to_json()`` shape).
+    evidence = models.JSONField()
+
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
+    #: ``Verdict.to_json()``, or the engine's error for a rejected record.
+    verdict = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+    adjudicated_at = models.DateTimeField(null=True, blank=True)
+
+    ruling = models.CharField(max_length=10, choices=Ruling.choices, default=Ruling.NONE)
+    ruling_note = models.TextField(blank=True)
+    ruled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    ruled_at = models.DateTimeField(null=True, blank=True)
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    #: Bumped on every change (adjudication, ruling); the API's ETag.
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["status"], name="scoring_dispute_status_idx")]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(trick__gte=1) & Q(trick__lte=9), name="scoring_dispute_trick"
+            ),
+            models.CheckConstraint(
+                condition=_seat_q("called_by", nullable=False) & _seat_q("accused", nullable=False),
+                name="scoring_dispute_seats",
+            ),
+            models.CheckConstraint(
+                condition=Q(ruling="none") | ~Q(status="pending"),
+                name="scoring_dispute_ruling_after_verdict",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Misplay dispute on {self.hand} ({self.get_status_display()})"
+
+    @property
+    def decision(self) -> bool | None:
+        """Whether the misplay counts as proven for the hand (None: decides nothing)."""
+        engine: bool | None = {
+            self.Status.PROVEN: True,
+            self.Status.NOT_PROVEN: False,
+        }.get(self.Status(self.status))
+        if engine is None:
+            return None
+        if self.ruling == self.Ruling.OVERRULED:
+            return not engine
+        return engine
