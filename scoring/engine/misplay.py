@@ -1,0 +1,332 @@
+"""Misplay (renege) adjudication from a trick record.
+
+A record proves a misplay when a player who played a card at trick k later plays a card that
+they therefore held at trick k and that the rules required them to play instead. Where the full
+deal is known every card held at trick k counts as evidence, not only later plays. A record that
+is itself impossible is rejected with :class:`ImpossibleRecord`, not judged.
+
+A named proof card must itself prove the misplay; when it does not, the verdict is "not proven"
+even if another card would have (the reason says which), because the caller has to show it.
+
+The seed's example: king of trump led, the second player plays the 6 of trump, and later plays
+the 9 of trump: they did not play to beat at the first trick.
+
+>>> from scoring.engine.cards import parse_cards
+>>> rec = TrickRecord(dealer=3, caller=0, trump=Suit.HEARTS, tricks=(
+...     parse_cards("KH 6H 7H 8H"), parse_cards("AS 9H 10S 6S")))
+>>> v = adjudicate(Ruleset(), rec, Accusation(accused=1, trick=1, called_by=0))
+>>> v.proven, str(v.offending_card), v.rule.value, str(v.proof_card), v.proof_trick
+(True, '6H', 'beat_trump', '9H', 2)
+>>> v.reason
+'seat 1 played the 6 of hearts at trick 1 but did not beat the king of hearts on the trick: seat 1 held the 9 of hearts, played at trick 2'
+"""  # noqa: E501
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.engine import _bits, _parse
+from scoring.engine.cards import (
+    DECK,
+    SEATS,
+    Card,
+    Suit,  # noqa: F401  (used by the doctests)
+)
+from scoring.engine.errors import InvalidEntry
+from scoring.engine.play import MisplayRule, rule_of
+from scoring.engine.record import Compiled, TrickRecord, compile_record
+from scoring.engine.ruleset import Ruleset
+from scoring.engine.runs import RunShown
+from scoring.engine.scoring import HandResult, HandSummary, MisplayCall, settle
+
+__all__ = ["Accusation", "Verdict", "adjudicate", "find_misplays", "score_misplay"]
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Accusation:
+    """A misplay call: the accused seat, the trick, optionally the card that proves it."""
+
+    accused: int
+    trick: int
+    proof_card: Card | None = None
+    called_by: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "accused": self.accused,
+            "trick": self.trick,
+            "proof_card": None if self.proof_card is None else str(self.proof_card),
+            "called_by": self.called_by,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Accusation:
+        d = _parse.obj(data, "an accusation")
+        trick = d.get("trick")
+        if not isinstance(trick, int) or isinstance(trick, bool):
+            raise InvalidEntry(
+                "trick must be a trick number 1 to 9", code="bad_trick", field="trick"
+            )
+        proof = d.get("proof_card")
+        return cls(
+            accused=_parse.seat(d.get("accused"), "accused"),
+            trick=trick,
+            proof_card=None if proof is None else _parse.card(proof, "proof_card"),
+            called_by=_parse.seat(d.get("called_by"), "called_by", optional=True),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """The answer to an accusation: proven or not, and why."""
+
+    proven: bool
+    accused: int
+    trick: int
+    offending_card: Card | None
+    rule: MisplayRule | None
+    proof_card: Card | None
+    #: Trick where the proof card was played; None when the proof is the known deal.
+    proof_trick: int | None
+    reason: str
+    called_by: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "proven": self.proven,
+            "accused": self.accused,
+            "trick": self.trick,
+            "offending_card": None if self.offending_card is None else str(self.offending_card),
+            "rule": None if self.rule is None else self.rule.value,
+            "proof_card": None if self.proof_card is None else str(self.proof_card),
+            "proof_trick": self.proof_trick,
+            "reason": self.reason,
+            "called_by": self.called_by,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Verdict:
+        d = _parse.obj(data, "a verdict")
+        off, proof, rule = d.get("offending_card"), d.get("proof_card"), d.get("rule")
+        return cls(
+            proven=_parse.boolean(d.get("proven"), "proven"),
+            accused=_parse.seat(d.get("accused"), "accused"),
+            trick=int(d.get("trick", 0)),
+            offending_card=None if off is None else _parse.card(off, "offending_card"),
+            rule=None if rule is None else MisplayRule(rule),
+            proof_card=None if proof is None else _parse.card(proof, "proof_card"),
+            proof_trick=d.get("proof_trick"),
+            reason=str(d.get("reason", "")),
+            called_by=_parse.seat(d.get("called_by"), "called_by", optional=True),
+        )
+
+
+def _label(i: int) -> str:
+    return DECK[i].label
+
+
+def _judge(comp: Compiled, accused: int, k: int, proof: int, called_by: int | None) -> Verdict:
+    """Judge the play of ``accused`` at trick ``k`` (1-based); ``proof`` card index or -1."""
+    if k > len(comp.tricks):
+        return Verdict(
+            False, accused, k, None, None, None, None, f"the record has no trick {k}", called_by
+        )
+    leader, cards = comp.tricks[k - 1]
+    pos = (accused - leader) % 4
+    if pos >= len(cards):
+        return Verdict(
+            False,
+            accused,
+            k,
+            None,
+            None,
+            None,
+            None,
+            f"seat {accused} did not play to trick {k}",
+            called_by,
+        )
+    t = comp.trump
+    i = cards[pos]
+    led = cards[0] // 9 if pos else -1
+    top = -1
+    for j in cards[:pos]:
+        if j // 9 == t and (top < 0 or _bits.BIT[j] & _bits.ABOVE[top]):
+            top = j
+    # evidence: cards the accused played after trick k, and with a known deal every held card
+    later = 0
+    when: dict[int, int] = {}
+    for tk, j in comp.plays[accused]:
+        if tk > k:
+            later |= 1 << j
+            when[j] = tk
+    held = later
+    if comp.hands is not None:
+        before = 0
+        for tk, j in comp.plays[accused]:
+            if tk < k:
+                before |= 1 << j
+        held |= comp.hands[accused] & ~before
+    held &= ~(1 << i)
+    rule, required = rule_of(i, held | 1 << i, led, top, t)
+    card = DECK[i]
+    head = f"seat {accused} played the {card.label} at trick {k}"
+    if rule is None:
+        source = "the deal" if comp.hands is not None else "the later tricks"
+        return Verdict(
+            False,
+            accused,
+            k,
+            card,
+            None,
+            None,
+            None,
+            f"{head}, a legal play as far as {source} show",
+            called_by,
+        )
+    what = _rule_words(rule, led, top)
+    if proof >= 0:
+        if not required >> proof & 1:
+            alt = _pick(required, when)
+            extra = f"; the {_label(alt)} would have" if alt >= 0 else ""
+            shown = "held" if held >> proof & 1 else "is not known to have held"
+            return Verdict(
+                False,
+                accused,
+                k,
+                card,
+                None,
+                DECK[proof],
+                when.get(proof),
+                f"the {_label(proof)} does not prove a misplay at trick {k}: seat {accused} "
+                f"{shown} it, but it was not a card they had to play instead{extra}",
+                called_by,
+            )
+        chosen = proof
+    else:
+        chosen = _pick(required, when)
+    where = f", played at trick {when[chosen]}" if chosen in when else ", dealt to them"
+    return Verdict(
+        True,
+        accused,
+        k,
+        card,
+        rule,
+        DECK[chosen],
+        when.get(chosen),
+        f"{head} but {what}: seat {accused} held the {_label(chosen)}{where}",
+        called_by,
+    )
+
+
+def _pick(required: int, when: dict[int, int]) -> int:
+    """The proof card to show: the earliest later play, else the first held card."""
+    later = [j for j in when if required >> j & 1]
+    if later:
+        return min(later, key=lambda j: (when[j], j))
+    idx = _bits.indices(required)
+    return idx[0] if idx else -1
+
+
+def _rule_words(rule: MisplayRule, led: int, top: int) -> str:
+    if rule is MisplayRule.FOLLOW_SUIT:
+        return f"did not follow suit ({DECK[led * 9].suit.label} were led)"
+    if rule is MisplayRule.TRUMP:
+        return f"did not trump (void in {DECK[led * 9].suit.label})"
+    return f"did not beat the {_label(top)} on the trick"
+
+
+def adjudicate(ruleset: Ruleset, record: TrickRecord, accusation: Accusation) -> Verdict:
+    """The verdict on an accusation, from the record (see the module text)."""
+    del ruleset  # the rules of play do not depend on the switches
+    if not _parse.is_int(accusation.trick) or not 1 <= accusation.trick <= 9:
+        raise InvalidEntry(
+            f"trick must be a trick number 1 to 9, not {accusation.trick!r}",
+            code="bad_trick",
+            field="accusation.trick",
+        )
+    if accusation.accused not in SEATS:
+        raise InvalidEntry(
+            "accused must be a seat 0 to 3", code="bad_seat", field="accusation.accused"
+        )
+    comp = compile_record(record)
+    proof = -1 if accusation.proof_card is None else accusation.proof_card.index
+    return _judge(comp, accusation.accused, accusation.trick, proof, accusation.called_by)
+
+
+def find_misplays(ruleset: Ruleset, record: TrickRecord) -> tuple[Verdict, ...]:
+    """Every misplay the record proves, in play order (for tournament directors)."""
+    del ruleset
+    comp = compile_record(record)
+    out: list[Verdict] = []
+    for k, (leader, cards) in enumerate(comp.tricks, start=1):
+        for pos in range(1, len(cards)):
+            v = _judge(comp, (leader + pos) % 4, k, -1, None)
+            if v.proven:
+                out.append(v)
+    return tuple(out)
+
+
+def score_misplay(
+    ruleset: Ruleset,
+    context: TrickRecord | HandSummary,
+    call: Verdict | MisplayCall,
+    *,
+    called_by: int | None = None,
+) -> HandResult:
+    """The hand's result after a misplay call.
+
+    Proven: the calling team scores the whole hand (every card point, played or not, + the runs
+    counted from those shown + bella if called); not proven: the other team does. ``context`` is
+    the trick record (or the score-sheet line) of the stopped hand. With a :class:`Verdict`,
+    ``called_by`` is taken from the verdict unless given.
+    """
+    if isinstance(call, Verdict):
+        seat = called_by if called_by is not None else call.called_by
+        if seat is None:
+            raise InvalidEntry(
+                "say who called the misplay", code="missing_field", field="called_by"
+            )
+        mc = MisplayCall(seat, call.proven)
+        accused: int | None = call.accused
+    else:
+        mc = call
+        accused = None
+    _parse.seat(mc.called_by, "called_by")
+    runs: tuple[RunShown, ...]
+    if isinstance(context, TrickRecord):
+        compile_record(context)
+        caller, trump, dealer = context.caller, context.trump, context.dealer
+        runs, bella = context.runs, context.bella_seat
+    else:
+        context.validate(
+            ruleset.replace(dealer_may_pass=True) if context.caller is None else ruleset
+        )
+        caller, trump, dealer = context.caller, context.trump, context.dealer
+        runs, bella = context.runs, context.bella_seat
+        if context.run_points is not None:
+            return settle(
+                ruleset,
+                dealer=dealer,
+                caller=caller,
+                trump=trump,
+                card_points=(0, 0),
+                run_points=context.run_points,
+                bella_seat=bella,
+                misplay=mc,
+                misplay_accused=accused,
+            )
+    if caller is None:
+        raise InvalidEntry("a void hand has no misplay", code="void_hand", field="caller")
+    return settle(
+        ruleset,
+        dealer=dealer,
+        caller=caller,
+        trump=trump,
+        card_points=(0, 0),
+        runs=runs,
+        bella_seat=bella,
+        misplay=mc,
+        misplay_accused=accused,
+    )

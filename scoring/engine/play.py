@@ -1,0 +1,141 @@
+"""Playing cards to tricks: legal plays, why a card is illegal, who wins a trick.
+
+* Follow the suit led. Without it, play a trump if holding one. Without both, any card.
+* Whenever a trump is played (following a trump lead, or trumping in) it must beat every trump
+  already on the trick if the player holds one that can; otherwise any trump of the required
+  kind (a player void in the suit led holding only lower trumps must still under-trump).
+* No exemption when one's partner is winning; no duty to beat a plain-suit card.
+
+>>> from scoring.engine.cards import parse_cards
+>>> hand = parse_cards("6S 9S AH 7D")
+>>> [str(c) for c in legal_plays(hand, parse_cards("KS"), Suit.SPADES)]
+['9S']
+>>> [str(c) for c in legal_plays(hand, parse_cards("KC"), Suit.HEARTS)]
+['AH']
+>>> why_illegal_play(parse_cards("6S")[0], hand, parse_cards("KS"), Suit.SPADES)
+'the 6 of spades does not beat the king of spades on the trick: the 9 of spades does'
+>>> trick_winner(Suit.HEARTS, parse_cards("KC AC 6H 10C"), leader=1)
+3
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+
+from scoring.engine import _bits
+from scoring.engine.cards import DECK, Card, Suit
+
+__all__ = [
+    "MisplayRule",
+    "broken_rule",
+    "legal_plays",
+    "trick_winner",
+    "why_illegal_play",
+]
+
+
+class MisplayRule(enum.StrEnum):
+    """The rule a misplay breaks."""
+
+    FOLLOW_SUIT = "follow_suit"
+    TRUMP = "trump"
+    BEAT_TRUMP = "beat_trump"
+
+    @property
+    def label(self) -> str:
+        return {
+            MisplayRule.FOLLOW_SUIT: "did not follow suit",
+            MisplayRule.TRUMP: "did not trump",
+            MisplayRule.BEAT_TRUMP: "did not beat the trump on the trick",
+        }[self]
+
+
+def _trick_ctx(trick: Sequence[Card], t: int) -> tuple[int, int]:
+    led = -1
+    top = -1
+    for pos, c in enumerate(trick):
+        i = c.index
+        if pos == 0:
+            led = i // 9
+        if i // 9 == t and (top < 0 or _bits.BIT[i] & _bits.ABOVE[top]):
+            top = i
+    return led, top
+
+
+def legal_plays(
+    hand: Sequence[Card], trick: Sequence[Card], trump: Suit | None
+) -> tuple[Card, ...]:
+    """The cards of ``hand`` that may be played to ``trick`` (cards already on it, led first)."""
+    t = _bits.trump_index(trump)
+    led, top = _trick_ctx(trick, t)
+    m = _bits.legal_mask(_bits.mask_of(hand), led, top, t)
+    return tuple(c for c in hand if m >> c.index & 1)
+
+
+def broken_rule(
+    card: Card, hand: Sequence[Card], trick: Sequence[Card], trump: Suit | None
+) -> tuple[MisplayRule | None, tuple[Card, ...]]:
+    """(the rule broken by playing ``card`` from ``hand``, the cards that were required).
+
+    ``hand`` is what the player held before playing (``card`` is added if missing).
+    Returns ``(None, ())`` for a legal play.
+    """
+    t = _bits.trump_index(trump)
+    led, top = _trick_ctx(trick, t)
+    i = card.index
+    held = _bits.mask_of(hand) | _bits.BIT[i]
+    rule, required = rule_of(i, held, led, top, t)
+    return rule, _bits.cards_of(required)
+
+
+def rule_of(i: int, held: int, led: int, top: int, t: int) -> tuple[MisplayRule | None, int]:
+    """Bit-set form of :func:`broken_rule`: (rule or None, mask of required cards)."""
+    legal = _bits.legal_mask(held, led, top, t)
+    if legal >> i & 1:
+        return None, 0
+    suit = i // 9
+    if held & _bits.SUIT_MASK[led]:
+        if suit != led:
+            return MisplayRule.FOLLOW_SUIT, legal
+        return MisplayRule.BEAT_TRUMP, legal
+    if suit != t:
+        return MisplayRule.TRUMP, legal
+    return MisplayRule.BEAT_TRUMP, legal
+
+
+def _describe(rule: MisplayRule, card: Card, required: Sequence[Card], led: int, top: int) -> str:
+    need = required[-1] if required else None
+    suit = DECK[led * 9].suit.label if led >= 0 else ""
+    if rule is MisplayRule.FOLLOW_SUIT:
+        held = f"the {need.label}" if need else suit
+        return f"the {card.label} does not follow suit: {suit} were led and the hand holds {held}"
+    if rule is MisplayRule.TRUMP:
+        trump = f"the {need.label}, a trump" if need else "a trump"
+        return f"the {card.label} is not a trump: the hand holds no {suit} but {trump}"
+    text = f"the {card.label} does not beat the {DECK[top].label} on the trick"
+    if required:
+        best = max(required, key=lambda c: _bits.TRUMP_STRENGTH[c.index])
+        text += f": the {best.label} does"
+    return text
+
+
+def why_illegal_play(
+    card: Card, hand: Sequence[Card], trick: Sequence[Card], trump: Suit | None
+) -> str | None:
+    """Plain words saying why playing ``card`` is against the rules, or None when legal."""
+    if card not in hand:
+        return f"the {card.label} is not in the hand"
+    t = _bits.trump_index(trump)
+    led, top = _trick_ctx(trick, t)
+    rule, required = rule_of(card.index, _bits.mask_of(hand), led, top, t)
+    if rule is None:
+        return None
+    return _describe(rule, card, _bits.cards_of(required), led, top)
+
+
+def trick_winner(trump: Suit | None, cards: Sequence[Card], leader: int) -> int:
+    """The seat that wins a trick: the highest trump, else the highest card of the suit led."""
+    t = _bits.trump_index(trump)
+    _, _, pos, _ = _bits.trick_state((c.index for c in cards), t)
+    return (leader + pos) % 4

@@ -1,0 +1,343 @@
+"""The trick record of a hand: who led, who won, and the score it gives.
+
+A record lists the tricks in order, each as its cards in play order from that trick's leader.
+Leaders are derived: the player left of the dealer leads trick 1, the winner of a trick leads
+the next. The last trick may be partial when the hand was stopped (a misplay call or a throw-in).
+The players' nine cards may be given too (online play, or a careful score-keeper).
+
+Tricks are numbered 1..9 in words; field paths are list positions (``tricks.2.1`` is the second
+card of trick 3).
+
+>>> from scoring.engine.cards import parse_cards
+>>> rec = TrickRecord(dealer=3, caller=0, trump=Suit.HEARTS,
+...                   tricks=(parse_cards("KH 6H 9H 7H"), parse_cards("AS 10S 7S 6S")))
+>>> trick_leaders(rec)
+(0, 2)
+>>> TrickRecord(dealer=3, caller=0, trump=Suit.HEARTS,
+...             tricks=(parse_cards("KH 6H 9H 7H"), parse_cards("AS KH"))).check()
+Traceback (most recent call last):
+...
+scoring.engine.errors.ImpossibleRecord: the king of hearts is played twice: at trick 1 and at trick 2
+"""  # noqa: E501
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.engine import _bits, _parse
+from scoring.engine.cards import DECK, SEATS, Card, Rank, Suit
+from scoring.engine.dealing import Deal
+from scoring.engine.errors import EngineError, ImpossibleRecord, InvalidEntry
+from scoring.engine.play import trick_winner
+from scoring.engine.ruleset import Ruleset
+from scoring.engine.runs import RunShown, validate_runs_shown
+from scoring.engine.scoring import HandResult, settle
+
+__all__ = ["Compiled", "TrickRecord", "score_tricks", "trick_leaders", "trick_winner"]
+
+
+@dataclass(frozen=True, slots=True)
+class TrickRecord:
+    """The full record of a hand (see the module text)."""
+
+    dealer: int
+    caller: int | None
+    trump: Suit | None
+    tricks: tuple[tuple[Card, ...], ...]
+    hands: tuple[tuple[Card, ...], ...] | None = None
+    runs: tuple[RunShown, ...] = ()
+    bella_seat: int | None = None
+    thrown_in_by: int | None = None
+    #: Optional stated leader of each trick; checked against the derived leaders.
+    leaders: tuple[int, ...] | None = None
+
+    @property
+    def complete(self) -> bool:
+        """Nine full tricks."""
+        return len(self.tricks) == 9 and all(len(t) == 4 for t in self.tricks)
+
+    def check(self) -> Compiled:
+        """Check that this record could have happened; raises :class:`ImpossibleRecord`."""
+        return compile_record(self)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "dealer": self.dealer,
+            "caller": self.caller,
+            "trump": _parse.suit_text(self.trump),
+            "tricks": [[str(c) for c in t] for t in self.tricks],
+            "hands": None if self.hands is None else [[str(c) for c in h] for h in self.hands],
+            "runs": [r.to_json() for r in self.runs],
+            "bella_seat": self.bella_seat,
+            "thrown_in_by": self.thrown_in_by,
+            "leaders": None if self.leaders is None else list(self.leaders),
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> TrickRecord:
+        d = _parse.obj(data, "a trick record")
+        _parse.no_extra(
+            d,
+            {
+                "dealer",
+                "caller",
+                "trump",
+                "tricks",
+                "hands",
+                "runs",
+                "bella_seat",
+                "thrown_in_by",
+                "leaders",
+            },
+        )
+        tricks = d.get("tricks") or []
+        if not isinstance(tricks, list | tuple):
+            raise InvalidEntry("tricks must be a list of tricks", code="bad_json", field="tricks")
+        hands = d.get("hands")
+        if hands is not None and (not isinstance(hands, list | tuple) or len(hands) != 4):
+            raise InvalidEntry(
+                "hands must be four lists of nine cards", code="bad_json", field="hands"
+            )
+        runs: list[RunShown] = []
+        for i, r in enumerate(d.get("runs") or []):
+            try:
+                runs.append(RunShown.from_json(r))
+            except EngineError as exc:
+                raise exc.nested(f"runs.{i}") from None
+        leaders = d.get("leaders")
+        return cls(
+            dealer=_parse.seat(d.get("dealer"), "dealer"),
+            caller=_parse.seat(d.get("caller"), "caller", optional=True),
+            trump=_parse.trump(d.get("trump"), "trump"),
+            tricks=tuple(_parse.cards(t, f"tricks.{k}") for k, t in enumerate(tricks)),
+            hands=None
+            if hands is None
+            else tuple(_parse.cards(h, f"hands.{s}") for s, h in enumerate(hands)),
+            runs=tuple(runs),
+            bella_seat=_parse.seat(d.get("bella_seat"), "bella_seat", optional=True),
+            thrown_in_by=_parse.seat(d.get("thrown_in_by"), "thrown_in_by", optional=True),
+            leaders=None
+            if leaders is None
+            else tuple(_parse.seat(s, f"leaders.{k}") for k, s in enumerate(leaders)),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Compiled:
+    """A checked record in bit-set form (internal, shared with misplay adjudication)."""
+
+    trump: int
+    #: Per trick: (leader, card indices in play order).
+    tricks: tuple[tuple[int, tuple[int, ...]], ...]
+    #: Winner of each complete trick.
+    winners: tuple[int, ...]
+    #: Dealt hands as masks, when known.
+    hands: tuple[int, ...] | None
+    #: ``plays[seat]``: (trick number 1.., card index) in order.
+    plays: tuple[tuple[tuple[int, int], ...], ...]
+
+
+def _bad(msg: str, field: str | None, code: str = "impossible_record") -> ImpossibleRecord:
+    return ImpossibleRecord(msg, code=code, field=field)
+
+
+def compile_record(rec: TrickRecord) -> Compiled:
+    """Check a record and put it in bit-set form."""
+    if rec.dealer not in SEATS:
+        raise _bad(f"dealer must be a seat 0 to 3, not {rec.dealer!r}", "dealer", "bad_seat")
+    if rec.caller is not None and rec.caller not in SEATS:
+        raise _bad(f"caller must be a seat 0 to 3, not {rec.caller!r}", "caller", "bad_seat")
+    t = _bits.trump_index(rec.trump)
+    if rec.caller is None and (rec.tricks or rec.trump is not None):
+        raise _bad("a hand with no caller has no trump and no tricks", "caller")
+    tricks = rec.tricks
+    if len(tricks) > 9:
+        raise _bad(f"a hand has nine tricks, not {len(tricks)}", "tricks", "too_many_tricks")
+    hand_masks: tuple[int, ...] | None = None
+    if rec.hands is not None:
+        try:
+            Deal(tuple(tuple(h) for h in rec.hands))
+        except InvalidEntry as exc:
+            raise _bad(str(exc), "hands", "bad_deal") from None
+        hand_masks = tuple(_bits.mask_of(h) for h in rec.hands)
+    seen: dict[int, int] = {}
+    leader = (rec.dealer + 1) % 4
+    out: list[tuple[int, tuple[int, ...]]] = []
+    winners: list[int] = []
+    plays: list[list[tuple[int, int]]] = [[], [], [], []]
+    keys_all = _bits.WIN_KEY
+    for k, trick in enumerate(tricks):
+        n = len(trick)
+        if n == 0 or n > 4:
+            raise _bad(
+                f"trick {k + 1} has {n} cards: a trick has one card from each player",
+                f"tricks.{k}",
+                "bad_trick",
+            )
+        if n < 4 and k != len(tricks) - 1:
+            raise _bad(
+                f"trick {k + 1} has only {n} cards but a later trick was played",
+                f"tricks.{k}",
+                "bad_trick",
+            )
+        if rec.leaders is not None and k < len(rec.leaders) and rec.leaders[k] != leader:
+            why = "leads the first trick" if k == 0 else f"won trick {k}"
+            raise _bad(
+                f"trick {k + 1} was led by seat {rec.leaders[k]} out of turn: seat {leader} "
+                f"{why} and leads trick {k + 1}",
+                f"leaders.{k}",
+                "wrong_leader",
+            )
+        idx: list[int] = []
+        best = -2
+        win = leader
+        keys: tuple[int, ...] = ()
+        for pos, c in enumerate(trick):
+            i = c.index
+            if i in seen:
+                raise _bad(
+                    f"the {c.label} is played twice: at trick {seen[i] + 1} and at trick {k + 1}",
+                    f"tricks.{k}.{pos}",
+                    "card_twice",
+                )
+            seen[i] = k
+            seat = (leader + pos) % 4
+            if hand_masks is not None and not hand_masks[seat] >> i & 1:
+                raise _bad(
+                    f"seat {seat} plays the {c.label} at trick {k + 1} but was not dealt it",
+                    f"tricks.{k}.{pos}",
+                    "card_not_held",
+                )
+            if pos == 0:
+                keys = keys_all[t * 4 + i // 9]
+            if keys[i] > best:
+                best = keys[i]
+                win = seat
+            idx.append(i)
+            plays[seat].append((k + 1, i))
+        out.append((leader, tuple(idx)))
+        if n == 4:
+            winners.append(win)
+            leader = win
+    _check_runs_and_bella(rec, seen, plays, hand_masks)
+    if rec.thrown_in_by is not None and rec.thrown_in_by not in SEATS:
+        raise _bad("thrown_in_by must be a seat 0 to 3", "thrown_in_by", "bad_seat")
+    return Compiled(t, tuple(out), tuple(winners), hand_masks, tuple(tuple(p) for p in plays))
+
+
+def _check_runs_and_bella(
+    rec: TrickRecord,
+    seen: dict[int, int],
+    plays: list[list[tuple[int, int]]],
+    hand_masks: tuple[int, ...] | None,
+) -> None:
+    try:
+        validate_runs_shown(rec.runs)
+    except InvalidEntry as exc:
+        raise _bad(str(exc), exc.field, exc.code) from None
+    played_by = [0, 0, 0, 0]
+    for seat in SEATS:
+        for _, i in plays[seat]:
+            played_by[seat] |= 1 << i
+    for n, r in enumerate(rec.runs):
+        for c in r.cards:
+            i = c.index
+            if hand_masks is not None and not hand_masks[r.seat] >> i & 1:
+                raise _bad(
+                    f"seat {r.seat} shows a {r.run} but was not dealt the {c.label}",
+                    f"runs.{n}",
+                    "run_not_held",
+                )
+            for other in SEATS:
+                if other != r.seat and played_by[other] >> i & 1:
+                    raise _bad(
+                        f"seat {r.seat} shows a {r.run} but seat {other} played the {c.label}",
+                        f"runs.{n}",
+                        "run_not_held",
+                    )
+    if rec.bella_seat is not None:
+        if rec.bella_seat not in SEATS:
+            raise _bad("bella_seat must be a seat 0 to 3", "bella_seat", "bad_seat")
+        if rec.trump is None:
+            raise _bad("there is no bella in a no-trump hand", "bella_seat", "no_bella")
+        for rank in (Rank.KING, Rank.QUEEN):
+            i = rec.trump.index * 9 + int(rank) - 6
+            if hand_masks is not None and not hand_masks[rec.bella_seat] >> i & 1:
+                raise _bad(
+                    f"seat {rec.bella_seat} calls bella but was not dealt the {DECK[i].label}",
+                    "bella_seat",
+                    "bella_not_held",
+                )
+            for other in SEATS:
+                if other != rec.bella_seat and played_by[other] >> i & 1:
+                    raise _bad(
+                        f"seat {rec.bella_seat} calls bella but seat {other} played the "
+                        f"{DECK[i].label}",
+                        "bella_seat",
+                        "bella_not_held",
+                    )
+
+
+def trick_leaders(record: TrickRecord) -> tuple[int, ...]:
+    """The leader of each trick in the record (checks the record)."""
+    return tuple(leader for leader, _ in compile_record(record).tricks)
+
+
+def won_card_points(comp: Compiled) -> tuple[int, int]:
+    """Card points won in complete tricks, +10 for the ninth trick's winner."""
+    pts = [0, 0]
+    table = _bits.POINTS[comp.trump]
+    for (_, cards), win in zip(comp.tricks, comp.winners, strict=False):
+        pts[win & 1] += sum(table[i] for i in cards)
+    if len(comp.winners) == 9:
+        pts[comp.winners[8] & 1] += 10
+    return pts[0], pts[1]
+
+
+def score_tricks(ruleset: Ruleset, record: TrickRecord) -> HandResult:
+    """Score a hand from its trick record.
+
+    The record must be complete (nine tricks of four cards), or thrown in.
+
+    >>> from scoring.engine.cards import DECK
+    >>> from scoring.engine.dealing import deal
+    >>> from scoring.engine.simulate import simulate_hand
+    >>> import random
+    >>> sim = simulate_hand(Ruleset(), random.Random(4), dealer=0)
+    >>> score_tricks(Ruleset(), sim.record) == sim.result
+    True
+    """
+    comp = compile_record(record)
+    if record.caller is None:
+        if not ruleset.dealer_may_pass:
+            raise _bad(
+                "every hand needs a caller: under this ruleset the dealer cannot pass",
+                "caller",
+                "caller_required",
+            )
+        return settle(ruleset, dealer=record.dealer, caller=None, trump=None, card_points=(0, 0))
+    if record.trump is None and not ruleset.no_trump_allowed:
+        raise _bad(
+            "a trump suit is needed: no trump is not allowed under this ruleset",
+            "trump",
+            "no_trump_not_allowed",
+        )
+    if record.thrown_in_by is None and not record.complete:
+        raise _bad(
+            f"the record has {len(comp.winners)} complete tricks: a hand that was not "
+            "thrown in has nine",
+            "tricks",
+            "record_incomplete",
+        )
+    return settle(
+        ruleset,
+        dealer=record.dealer,
+        caller=record.caller,
+        trump=record.trump,
+        card_points=won_card_points(comp),
+        runs=record.runs,
+        bella_seat=record.bella_seat,
+        thrown_in_by=record.thrown_in_by,
+    )

@@ -1,0 +1,421 @@
+"""Seeded simulation of whole hands and games with simple players.
+
+Players: ``"random"`` (passes or names a random suit at even odds, plays a random legal card)
+and ``"greedy"`` (names its strongest suit when it is strong enough, plays its best legal card).
+Both show every run they hold and call bella when they hold it.
+
+The hand is played by one tight loop over the bit-set tables of :mod:`scoring.engine._bits`,
+the same tables the friendly API uses; :func:`simulate_hand` then turns the plays into a
+:class:`HandLog`, a :class:`TrickRecord`, a :class:`HandSummary` and the :class:`HandResult`.
+
+>>> import random
+>>> sim = simulate_hand(Ruleset(), random.Random(1), dealer=0)
+>>> sum(sim.result.card_points)
+162
+>>> from scoring.engine.hand import replay
+>>> replay(sim.log)[-1].result() == sim.result
+True
+>>> game = simulate_game(Ruleset(), random.Random(2))
+>>> game.progress.over
+True
+"""
+
+from __future__ import annotations
+
+import random as _random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from scoring.engine import _bits
+from scoring.engine.cards import DECK, Card, Suit
+from scoring.engine.dealing import Deal, choose_first_dealer
+from scoring.engine.game import GameProgress, forced_call, game_progress
+from scoring.engine.hand import (
+    Action,
+    AnnounceRun,
+    CallBella,
+    CallTrump,
+    HandLog,
+    Pass,
+    Play,
+    ShowRun,
+)
+from scoring.engine.record import TrickRecord
+from scoring.engine.ruleset import Ruleset
+from scoring.engine.runs import RunShown, find_runs
+from scoring.engine.scoring import HandResult, HandSummary, settle
+
+__all__ = ["Player", "SimulatedGame", "SimulatedHand", "simulate_game", "simulate_hand"]
+
+Player = Literal["random", "greedy"]
+
+_BIT = _bits.BIT
+_SUIT_MASK = _bits.SUIT_MASK
+_ABOVE = _bits.ABOVE
+_WIN_KEY = _bits.WIN_KEY
+_POINTS = _bits.POINTS
+_IDX9 = _bits.IDX9
+_RUN_KEY9 = _bits.RUN_KEY9
+_RUN_POINTS9 = _bits.RUN_POINTS9
+_SUITS = tuple(Suit)
+#: King and queen of each trump.
+_BELLA = (*((1 << (9 * s + 7)) | (1 << (9 * s + 6)) for s in range(4)), 0)
+
+
+@dataclass(frozen=True, slots=True)
+class SimulatedHand:
+    """One simulated hand in every form the engine knows."""
+
+    log: HandLog
+    record: TrickRecord
+    summary: HandSummary
+    result: HandResult
+
+
+@dataclass(frozen=True, slots=True)
+class SimulatedGame:
+    """A simulated game to the end."""
+
+    first_dealer: int
+    hands: tuple[SimulatedHand, ...]
+    progress: GameProgress
+
+
+def _shuffle(getrandbits: Callable[[int], int]) -> list[int]:
+    """A uniformly shuffled deck of indices from one draw of random bits (36! < 2**139)."""
+    order = list(range(36))
+    x = getrandbits(192)
+    for i in range(35, 0, -1):
+        x, j = divmod(x, i + 1)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def _strength(hand: int, s: int) -> int:
+    """How good suit ``s`` is as trump for this hand (the greedy caller's measure)."""
+    pts = _POINTS[s]
+    return sum(pts[i] + 8 for i in _IDX9[s][(hand >> (9 * s)) & 511])
+
+
+def play_hand(
+    rnd: Callable[[], float],
+    getrandbits: Callable[[int], int],
+    *,
+    dealer: int,
+    forced_seat: int,
+    dealer_may_pass: bool,
+    no_trump_allowed: bool,
+    greedy: bool,
+) -> tuple[list[int], int, list[int], int, int, list[int]]:
+    """The fast loop: deal, call and play one hand on bit-sets.
+
+    Returns (deck order after the cut, cut position, dealt hand masks by seat, caller or -1,
+    trump index, the 36 card indices in play order). Scoring is :func:`score_fast`.
+    """
+    order = _shuffle(getrandbits)
+    cut = 4 + int(rnd() * 29)
+    order = order[cut:] + order[:cut]
+    hands = [0, 0, 0, 0]
+    for p in range(12):
+        b = 3 * p
+        hands[(dealer + 1 + p) & 3] |= _BIT[order[b]] | _BIT[order[b + 1]] | _BIT[order[b + 2]]
+    # ---- calling
+    caller = -1
+    t = 0
+    for k in range(1, 5):
+        s = (dealer + k) & 3
+        must = s == forced_seat or (k == 4 and not dealer_may_pass)
+        if greedy:
+            best_s = max(range(4), key=lambda x, h=hands[s]: _strength(h, x))  # type: ignore[misc]
+            if must or _strength(hands[s], best_s) >= 90:
+                caller, t = s, best_s
+                break
+        elif must or rnd() < 0.5:
+            caller = s
+            t = 4 if no_trump_allowed and rnd() < 0.2 else int(rnd() * 4)
+            break
+    if caller < 0:
+        return order, cut, hands, -1, 4, []
+    # ---- play
+    held = hands[:]
+    plays: list[int] = []
+    leader = (dealer + 1) & 3
+    tmask = _SUIT_MASK[t]
+    idx9 = _IDX9
+    for _ in range(9):
+        s = leader
+        h = held[s]
+        if greedy:
+            i = _greedy_pick(h, -1, -1, t)
+        else:
+            cards = (
+                idx9[0][h & 511]
+                + idx9[1][(h >> 9) & 511]
+                + idx9[2][(h >> 18) & 511]
+                + idx9[3][h >> 27]
+            )
+            i = cards[int(rnd() * len(cards))]
+        held[s] = h ^ _BIT[i]
+        plays.append(i)
+        led = i // 9
+        keys = _WIN_KEY[t * 4 + led]
+        best = keys[i]
+        win = s
+        top = i if led == t else -1
+        lmask = _SUIT_MASK[led]
+        for _ in range(3):
+            s = (s + 1) & 3
+            h = held[s]
+            m = h & lmask
+            if m:
+                suit = led
+                if top >= 0 and led == t:
+                    m = m & _ABOVE[top] or m
+            else:
+                m = h & tmask
+                if m:
+                    suit = t
+                    if top >= 0:
+                        m = m & _ABOVE[top] or m
+                else:
+                    suit = -1
+                    m = h
+            if greedy:
+                i = _greedy_pick(m, led, top, t)
+            elif suit >= 0:
+                cards = idx9[suit][(m >> (9 * suit)) & 511]
+                i = cards[int(rnd() * len(cards))]
+            else:
+                cards = (
+                    idx9[0][m & 511]
+                    + idx9[1][(m >> 9) & 511]
+                    + idx9[2][(m >> 18) & 511]
+                    + idx9[3][m >> 27]
+                )
+                i = cards[int(rnd() * len(cards))]
+            held[s] = h ^ _BIT[i]
+            plays.append(i)
+            k = keys[i]
+            if k > best:
+                best = k
+                win = s
+            if i // 9 == t and (top < 0 or _BIT[i] & _ABOVE[top]):
+                top = i
+        leader = win
+    return order, cut, hands, caller, t, plays
+
+
+def _greedy_pick(m: int, led: int, top: int, t: int) -> int:
+    """The greedy player's card: the strongest on this trick, then the most points."""
+    cards = _bits.indices(m)
+    pts = _POINTS[t]
+    if led < 0:
+        return max(cards, key=lambda i: (_WIN_KEY[t * 4 + i // 9][i], pts[i], -i))
+    keys = _WIN_KEY[t * 4 + led]
+    return max(cards, key=lambda i: (keys[i], pts[i], -i))
+
+
+def score_fast(
+    *,
+    dealer: int,
+    hands: list[int],
+    caller: int,
+    t: int,
+    plays: list[int],
+    runs_for_team: bool,
+    half_bait_is_whole_bait: bool,
+) -> tuple[int, int, int, int, int]:
+    """Score a fast-loop hand: (points team 0, points team 1, card points team 0, team 1,
+    outcome 0 made / 1 half-bait / 2 bait)."""
+    pts_table = _POINTS[t]
+    cp = [0, 0]
+    leader = (dealer + 1) & 3
+    win = leader
+    for k in range(0, 36, 4):
+        a, b, c, d = plays[k], plays[k + 1], plays[k + 2], plays[k + 3]
+        keys = _WIN_KEY[t * 4 + a // 9]
+        pos = 0
+        best = keys[a]
+        if keys[b] > best:
+            best, pos = keys[b], 1
+        if keys[c] > best:
+            best, pos = keys[c], 2
+        if keys[d] > best:
+            pos = 3
+        win = (leader + pos) & 3
+        cp[win & 1] += pts_table[a] + pts_table[b] + pts_table[c] + pts_table[d]
+        leader = win
+    cp[win & 1] += 10
+    # runs: every player shows all their runs; only the best run's holder counts
+    best_key = 0
+    best_seat = -1
+    tie = False
+    for s in range(4):
+        h = hands[s]
+        for su in range(4):
+            rk = _RUN_KEY9[(h >> (9 * su)) & 511]
+            if rk:
+                rk = rk * 2 + (su == t)
+                if rk > best_key:
+                    best_key, best_seat, tie = rk, s, False
+                elif rk == best_key and s != best_seat:
+                    tie = True
+    rp = [0, 0]
+    if best_seat >= 0 and not tie:
+        for s in (best_seat, (best_seat + 2) & 3) if runs_for_team else (best_seat,):
+            h = hands[s]
+            rp[s & 1] += (
+                _RUN_POINTS9[h & 511]
+                + _RUN_POINTS9[(h >> 9) & 511]
+                + _RUN_POINTS9[(h >> 18) & 511]
+                + _RUN_POINTS9[h >> 27]
+            )
+    bp = [0, 0]
+    pair = _BELLA[t]
+    if pair:
+        for s in range(4):
+            if hands[s] & pair == pair:
+                bp[s & 1] = 20
+    total = (162 if t < 4 else 130) + rp[0] + rp[1] + bp[0] + bp[1]
+    taken0 = cp[0] + rp[0] + bp[0]
+    taken1 = cp[1] + rp[1] + bp[1]
+    ct = caller & 1
+    mine = taken1 if ct else taken0
+    if 2 * mine > total:
+        return taken0, taken1, cp[0], cp[1], 0
+    if 2 * mine == total and not half_bait_is_whole_bait:
+        return (0, taken1, cp[0], cp[1], 1) if ct == 0 else (taken0, 0, cp[0], cp[1], 1)
+    return (0, total, cp[0], cp[1], 2) if ct == 0 else (total, 0, cp[0], cp[1], 2)
+
+
+def _actions(
+    dealer: int, hands: list[int], caller: int, t: int, plays: list[int]
+) -> tuple[tuple[Action, ...], tuple[RunShown, ...], int | None]:
+    """The HandLog actions for a fast-loop hand (runs shown, bella called)."""
+    acts: list[Action] = []
+    for k in range(1, 5):
+        s = (dealer + k) % 4
+        if s == caller:
+            acts.append(CallTrump(s, None if t == 4 else _SUITS[t]))
+            break
+        acts.append(Pass(s))
+    if caller < 0:
+        return tuple(acts), (), None
+    dealt = [tuple(DECK[i] for i in _bits.indices(h)) for h in hands]
+    runs = [find_runs(d) for d in dealt]
+    pair = _BELLA[t]
+    bella_seat = next((s for s in range(4) if pair and hands[s] & pair == pair), None)
+    shown: list[RunShown] = []
+    count = [0, 0, 0, 0]
+    held = hands[:]
+    leader = (dealer + 1) % 4
+    for n, i in enumerate(plays):
+        pos = n % 4
+        if pos == 0 and n:
+            leader = _winner(plays[n - 4 : n], t, leader)
+        s = (leader + pos) % 4
+        if count[s] == 0 and runs[s]:
+            acts.append(AnnounceRun(s))
+        if count[s] == 1:
+            for r in runs[s]:
+                acts.append(ShowRun(s, r.cards))
+                shown.append(RunShown.of(s, r))
+        acts.append(Play(s, DECK[i]))
+        held[s] ^= 1 << i
+        count[s] += 1
+        if s == bella_seat and pair >> i & 1 and not held[s] & pair:
+            acts.append(CallBella(s))
+    return tuple(acts), tuple(shown), bella_seat
+
+
+def _winner(trick: list[int], t: int, leader: int) -> int:
+    _, _, pos, _ = _bits.trick_state(trick, t)
+    return (leader + pos) % 4
+
+
+def simulate_hand(
+    ruleset: Ruleset,
+    rng: _random.Random,
+    dealer: int,
+    scores: tuple[int, int] = (0, 0),
+    player: Player = "random",
+) -> SimulatedHand:
+    """Deal, call, play and score one hand with the given simple player at every seat."""
+    if player not in ("random", "greedy"):
+        raise ValueError(f'player must be "random" or "greedy", not {player!r}')
+    forced, _ = forced_call(ruleset, dealer, scores)
+    order, _cut, hands, caller, t, plays = play_hand(
+        rng.random,
+        rng.getrandbits,
+        dealer=dealer,
+        forced_seat=-1 if forced is None else forced,
+        dealer_may_pass=ruleset.dealer_may_pass,
+        no_trump_allowed=ruleset.no_trump_allowed,
+        greedy=player == "greedy",
+    )
+    deck = [DECK[i] for i in order]
+    dealt: list[list[Card]] = [[], [], [], []]
+    for p in range(12):
+        dealt[(dealer + 1 + p) % 4].extend(deck[3 * p : 3 * p + 3])
+    deal = Deal(tuple(tuple(h) for h in dealt))
+    actions, shown, bella_seat = _actions(dealer, hands, caller, t, plays)
+    log = HandLog(ruleset, dealer, deal, actions, scores)
+    trump = None if t == 4 else _SUITS[t]
+    if caller < 0:
+        record = TrickRecord(dealer=dealer, caller=None, trump=None, tricks=(), hands=deal.hands)
+        result = settle(ruleset, dealer=dealer, caller=None, trump=None, card_points=(0, 0))
+        summary = HandSummary(dealer=dealer, caller=None, trump=None, card_points=None)
+        return SimulatedHand(log, record, summary, result)
+    record = TrickRecord(
+        dealer=dealer,
+        caller=caller,
+        trump=trump,
+        tricks=tuple(tuple(DECK[i] for i in plays[k : k + 4]) for k in range(0, 36, 4)),
+        hands=deal.hands,
+        runs=shown,
+        bella_seat=bella_seat,
+    )
+    p0, p1, c0, c1, _ = score_fast(
+        dealer=dealer,
+        hands=hands,
+        caller=caller,
+        t=t,
+        plays=plays,
+        runs_for_team=ruleset.runs_count_for_team,
+        half_bait_is_whole_bait=ruleset.half_bait_is_whole_bait,
+    )
+    result = settle(
+        ruleset,
+        dealer=dealer,
+        caller=caller,
+        trump=trump,
+        card_points=(c0, c1),
+        runs=shown,
+        bella_seat=bella_seat,
+    )
+    if result.points != (p0, p1):  # pragma: no cover - the fast score and the API agree
+        raise AssertionError((result.points, (p0, p1)))
+    summary = HandSummary(
+        dealer=dealer,
+        caller=caller,
+        trump=trump,
+        card_points=(c0, c1),
+        runs=shown,
+        bella_seat=bella_seat,
+    )
+    return SimulatedHand(log, record, summary, result)
+
+
+def simulate_game(
+    ruleset: Ruleset, rng: _random.Random, player: Player = "random", max_hands: int = 500
+) -> SimulatedGame:
+    """Play hands until the game is over (or ``max_hands``, a guard against endless voids)."""
+    first = choose_first_dealer(ruleset, rng)
+    hands: list[SimulatedHand] = []
+    progress = game_progress(ruleset, first.dealer, [])
+    while not progress.over and len(hands) < max_hands:
+        sim = simulate_hand(ruleset, rng, progress.next_dealer, progress.totals, player)
+        hands.append(sim)
+        progress = game_progress(ruleset, first.dealer, [h.result for h in hands])
+    return SimulatedGame(first.dealer, tuple(hands), progress)
