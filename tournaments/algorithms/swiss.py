@@ -11,11 +11,25 @@ The caller passes the entries in current standings order (best first) as
 3. entries meet inside their own score group, floating as few groups as possible;
 4. entries meet neighbours in the standings (1 v 2, 3 v 4, ... inside a group).
 
-Each criterion is an integer cost scaled to outweigh everything below it, and the matching
-maximises ``top - cost`` over a maximum-cardinality matching. To stay fast on big fields the
-graph first holds only pairs within a few places of each other; the window widens only when
-it holds no complete pairing, and rematch edges are added only after the full rematch-free
-graph has failed.
+How:
+
+- The bye is settled first: the candidates (fewest byes) are tried from the lowest-ranked
+  up, and the first one that leaves a rematch-free pairing of everyone else gets it.
+- The others are paired by a maximum-weight, maximum-cardinality matching in which each
+  pair weighs ``top - cost``; the cost of criterion 3 outweighs any total of criterion 4.
+  Rematch pairs are left out of the graph.
+- For speed the graph first holds only pairs at most ``window`` places apart; the window
+  doubles whenever it holds no complete pairing, up to the whole field.
+- Fields of at least ``2 * block_size`` entries are first cut into runs of neighbouring
+  ranks (at score-group boundaries where possible) that are matched one by one; a run with
+  no rematch-free pairing is merged into the next, and if that still fails the whole field
+  is paired at once.
+- Only when no rematch-free pairing exists for any bye candidate is the whole field matched
+  with rematch pairs (and a bye node) in the graph, each rematch costing more than every
+  other criterion together: the fewest rematches, then the bye rule, then 3 and 4.
+
+Criteria 1 and 2 hold exactly; 3 and 4 are optimal inside each run. Pairing a 512-entry
+round takes well under a second.
 
 >>> teams = [SwissTeam(e, score=s) for e, s in [("a", 1), ("b", 1), ("c", 0), ("d", 0)]]
 >>> [p.entries() for p in swiss_pair(teams).pairings]
@@ -219,12 +233,17 @@ class _Pairer:
             width *= 2
 
     def whole(self) -> tuple[list[tuple[int, int]], int | None]:
-        """Exact pairing of the whole field (every criterion in strict order)."""
-        nodes = list(range(len(self.teams)))
+        """Exact pairing of the whole field (the first two criteria hold strictly)."""
+        n = len(self.teams)
+        # The lowest-ranked bye candidate that leaves a rematch-free pairing gets the bye.
+        candidates: list[int | None] = [*self.bye_candidates] or [None]
+        for bye in reversed(candidates):
+            found = self._widening([i for i in range(n) if i != bye], False, False)
+            if found is not None:
+                return found, bye
+        # No rematch-free pairing at all: the fewest rematches, then the bye rule.
         with_bye = bool(self.bye_candidates)
-        found = self._widening(nodes, False, with_bye)
-        if found is None:
-            found = self._attempt(nodes, len(nodes), True, with_bye)
+        found = self._attempt(list(range(n)), n, True, with_bye)
         if found is None:  # pragma: no cover - a complete graph always has a full matching
             raise AlgorithmError("No pairing exists.", field="teams", code="unpairable")
         bye = next((j for i, j in found if i == -1), None)
