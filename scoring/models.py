@@ -155,6 +155,7 @@ class Game(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
+        permissions = [("direct_games", "Can direct games: reopen them and rule on disputes")]
         indexes = [models.Index(fields=["status", "-created_at"], name="scoring_game_status_idx")]
         constraints = [
             models.CheckConstraint(condition=~Q(team_a=F("team_b")), name="scoring_game_two_teams"),
@@ -386,6 +387,12 @@ class MisplayDispute(models.Model):
             models.CheckConstraint(
                 condition=_seat_q("called_by", nullable=False) & _seat_q("accused", nullable=False),
                 name="scoring_dispute_seats",
+            ),
+            models.UniqueConstraint(
+                "hand",
+                condition=Q(status="pending"),
+                name="scoring_dispute_one_pending_per_hand",
+                violation_error_message="This hand already has a dispute waiting for its verdict.",
             ),
             models.CheckConstraint(
                 condition=Q(ruling="none") | ~Q(status="pending"),

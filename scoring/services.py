@@ -1,0 +1,980 @@
+"""Writes of the scoring app: every change to players, teams, games, hands and disputes.
+
+Each function takes keyword-only typed arguments, validates, runs in one transaction and, for
+anything that touches a game's hands, locks the game row first (``select_for_update``) so two
+score-pads never interleave. The rules are the engine's: entries are parsed and scored by
+:mod:`scoring.engine`, and the game's totals, dealer, forced call, end and winner always come
+from ``game_progress`` over the hands that count. Engine errors (:class:`EngineError`) propagate
+unchanged (they name the field); other refusals raise the application errors of
+:mod:`tarabish_site.api.errors`.
+
+After a commit that changes a game's result, :data:`scoring.signals.game_result_changed` is sent.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from django.db import IntegrityError, models, transaction
+from django.utils import timezone
+
+from scoring import signals
+from scoring.engine import (
+    PRESETS,
+    Accusation,
+    EngineError,
+    HandResult,
+    HandSummary,
+    InvalidEntry,
+    MisplayCall,
+    Ruleset,
+    TrickRecord,
+    adjudicate,
+    choose_first_dealer,
+    dealer_of_hand,
+    derive_card_points,
+    game_progress,
+    parse_card,
+    preset,
+    score_misplay,
+    score_summary,
+    score_tricks,
+    team_of,
+)
+from scoring.engine import GameProgress as EngineGameProgress
+from scoring.models import (
+    CUSTOM_RULESET,
+    Game,
+    Hand,
+    HandRevision,
+    MisplayDispute,
+    Player,
+    Side,
+    Team,
+)
+from tarabish_site.api.errors import Conflict, NotFound, PreconditionFailed, ValidationFailed
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
+
+    AnyUser = AbstractBaseUser | AnonymousUser
+
+DIRECT_PERMISSION = "scoring.direct_games"
+SIDES = (Side.TEAM_A, Side.TEAM_B)
+
+
+# ----------------------------------------------------------------------------- permissions
+
+
+def user_can_direct(user: AnyUser | None) -> bool:
+    """Whether ``user`` is a director: reopens games and rules on disputes.
+
+    Directors are staff accounts or accounts given the ``scoring.direct_games`` permission.
+    """
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    if getattr(user, "is_staff", False):
+        return True
+    has_perm = getattr(user, "has_perm", None)
+    return bool(has_perm is not None and has_perm(DIRECT_PERMISSION))
+
+
+def user_can_keep_score(user: AnyUser | None, game: Game) -> bool:
+    """Whether ``user`` may write to ``game``: one of its scorekeepers, or a director."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return False
+    if user_can_direct(user) or game.created_by_id == user.pk:
+        return True
+    return game.scorekeepers.filter(pk=user.pk).exists()
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _required_text(value: str, field: str, what: str, max_length: int | None = None) -> str:
+    text = (value or "").strip()
+    if not text:
+        raise ValidationFailed(f"{what} is required", fields={field: [f"{what} is required"]})
+    if max_length is not None and len(text) > max_length:
+        message = f"{what} is at most {max_length} characters"
+        raise ValidationFailed(message, fields={field: [message]})
+    return text
+
+
+def _game_for_update(game: Game | int) -> Game:
+    """The game row, locked until the end of the transaction."""
+    pk = game.pk if isinstance(game, Game) else game
+    try:
+        return Game.objects.select_for_update().get(pk=pk)
+    except Game.DoesNotExist:
+        raise NotFound(f"game {pk} does not exist") from None
+
+
+def _copy_model(source: models.Model, target: object) -> None:
+    """Let the caller's object see what the service wrote (no query)."""
+    if target is source or not isinstance(target, type(source)):
+        return
+    for field in source._meta.concrete_fields:
+        setattr(target, field.attname, getattr(source, field.attname))
+
+
+_copy_state = _copy_model
+
+
+def _on_commit_result_changed(game_id: int) -> None:
+    transaction.on_commit(
+        lambda: signals.game_result_changed.send(sender=Game, game_id=game_id),
+    )
+
+
+def _refuse_unless_running(game: Game, doing: str) -> None:
+    if game.status != Game.Status.IN_PROGRESS:
+        state = "finished" if game.status == Game.Status.FINISHED else "ended early"
+        message = f"game {game.pk} is {state}: {doing} is not possible"
+        if game.status == Game.Status.FINISHED:
+            message += " unless a director reopens it"
+        raise ValidationFailed(message, code="game_over", fields={"game": [message]})
+
+
+# ----------------------------------------------------------------------------- players, teams
+
+
+@transaction.atomic
+def player_create(*, display_name: str, community: str = "", user: User | None = None) -> Player:
+    """A new player; the name must be new in its community."""
+    name = _required_text(display_name, "display_name", "a display name", 100)
+    community = (community or "").strip()
+    if len(community) > 100:
+        raise ValidationFailed(
+            "a community is at most 100 characters",
+            fields={"community": ["a community is at most 100 characters"]},
+        )
+    existing = Player.objects.filter(display_name=name, community=community).first()
+    if existing is not None:
+        message = f'there is already a player "{existing}" (player {existing.pk})'
+        raise Conflict(message, code="player_exists", fields={"display_name": [message]})
+    if user is not None and Player.objects.filter(user=user).exists():
+        message = "this user account is already linked to a player"
+        raise Conflict(message, code="user_has_player", fields={"user": [message]})
+    return Player.objects.create(display_name=name, community=community, user=user)
+
+
+def team_find(*, player_one: Player, player_two: Player) -> Team | None:
+    """The team of this pair (in either order), if there is one."""
+    for team in Team.objects.filter(
+        player_one__in=(player_one, player_two), player_two__in=(player_one, player_two)
+    ):
+        return team
+    return None
+
+
+@transaction.atomic
+def team_create(*, player_one: Player, player_two: Player, name: str = "") -> Team:
+    """A partnership of two players. A pair is one team, whatever the order."""
+    if player_one.pk == player_two.pk:
+        message = "a team is two different players"
+        raise ValidationFailed(message, fields={"player_two": [message]})
+    existing = team_find(player_one=player_one, player_two=player_two)
+    if existing is not None:
+        message = (
+            f'{player_one} and {player_two} are already team "{existing}" (team {existing.pk})'
+        )
+        raise Conflict(message, code="team_exists", fields={"player_two": [message]})
+    name = (name or "").strip() or f"{player_one.display_name} & {player_two.display_name}"
+    if len(name) > 120:
+        raise ValidationFailed(
+            "a team name is at most 120 characters",
+            fields={"name": ["a team name is at most 120 characters"]},
+        )
+    try:
+        with transaction.atomic():
+            return Team.objects.create(name=name, player_one=player_one, player_two=player_two)
+    except IntegrityError:
+        message = f"{player_one} and {player_two} are already a team"
+        raise Conflict(message, code="team_exists", fields={"player_two": [message]}) from None
+
+
+# ----------------------------------------------------------------------------- games
+
+
+def _ruleset_choice(
+    ruleset: Ruleset | Mapping[str, Any] | None, ruleset_preset: str | None
+) -> tuple[Ruleset, str]:
+    """(ruleset, preset slug or "custom") from a preset slug and/or an explicit ruleset."""
+    if ruleset is None:
+        slug = ruleset_preset or "cape-breton-standard"
+        return preset(slug), slug
+    rules = ruleset if isinstance(ruleset, Ruleset) else Ruleset.from_json(ruleset)
+    if ruleset_preset and ruleset_preset != CUSTOM_RULESET:
+        if preset(ruleset_preset) == rules:
+            return rules, ruleset_preset
+        return rules, CUSTOM_RULESET
+    for slug, candidate in PRESETS.items():
+        if candidate == rules:
+            return rules, slug
+    return rules, CUSTOM_RULESET
+
+
+def _check_seats(team_a: Team, team_b: Team, seats: Sequence[Player]) -> None:
+    if len(seats) != 4:
+        raise ValidationFailed(
+            "a table has four seats", fields={"seats": ["give the four players in seat order"]}
+        )
+    if team_a.pk == team_b.pk:
+        message = "a game is between two different teams"
+        raise ValidationFailed(message, fields={"team_b": [message]})
+    shared = team_a.player_ids & team_b.player_ids
+    if shared:
+        message = "the two teams share a player: a player sits in one seat only"
+        raise ValidationFailed(message, fields={"team_b": [message]})
+    for side, team, team_seats in (("team_a", team_a, (0, 2)), ("team_b", team_b, (1, 3))):
+        sitting = {seats[s].pk for s in team_seats}
+        if sitting != team.player_ids:
+            message = (
+                f'seats {team_seats[0]} and {team_seats[1]} are team "{team}" '
+                f"({side}): its two players sit opposite each other there"
+            )
+            raise ValidationFailed(
+                message,
+                code="bad_seats",
+                fields={f"seats.{s}": [message] for s in team_seats if seats[s].pk not in sitting}
+                or {f"seats.{team_seats[0]}": [message]},
+            )
+
+
+@transaction.atomic
+def game_create(
+    *,
+    team_a: Team,
+    team_b: Team,
+    seats: Sequence[Player] | None = None,
+    ruleset: Ruleset | Mapping[str, Any] | None = None,
+    ruleset_preset: str | None = None,
+    first_dealer: int | None = None,
+    table: str = "",
+    created_by: User | None = None,
+    scorekeepers: Iterable[User] = (),
+) -> Game:
+    """A new game at a table.
+
+    ``team_a`` sits at seats 0 and 2, ``team_b`` at seats 1 and 3; ``seats`` gives the four
+    players clockwise (default: team A's first player at seat 0, team B's first at seat 1).
+    The ruleset is a preset by slug, or an explicit ruleset (a preset's slug is kept when it
+    matches one). The first dealer may be given now, or entered / flipped later.
+    """
+    if seats is None:
+        seats = (team_a.player_one, team_b.player_one, team_a.player_two, team_b.player_two)
+    seats = tuple(seats)
+    _check_seats(team_a, team_b, seats)
+    rules, slug = _ruleset_choice(ruleset, ruleset_preset)
+    if first_dealer is not None and first_dealer not in (0, 1, 2, 3):
+        message = f"first dealer must be a seat 0 to 3, not {first_dealer!r}"
+        raise ValidationFailed(message, fields={"first_dealer": [message]})
+    table = (table or "").strip()
+    if len(table) > 60:
+        raise ValidationFailed(
+            "a table label is at most 60 characters",
+            fields={"table": ["a table label is at most 60 characters"]},
+        )
+    game = Game(
+        team_a=team_a,
+        team_b=team_b,
+        seat_0=seats[0],
+        seat_1=seats[1],
+        seat_2=seats[2],
+        seat_3=seats[3],
+        ruleset=rules.to_json(),
+        ruleset_preset=slug,
+        table=table,
+        created_by=created_by,
+    )
+    if first_dealer is not None:
+        game.first_dealer = first_dealer
+        game.first_dealer_method = Game.FirstDealerMethod.ENTERED
+    _apply_progress(game, game_progress(rules, first_dealer or 0, []), bump=False)
+    game.save()
+    keepers = {u.pk: u for u in scorekeepers}
+    if created_by is not None:
+        keepers.setdefault(created_by.pk, created_by)
+    if keepers:
+        game.scorekeepers.add(*keepers.values())
+    return game
+
+
+def _refuse_first_dealer_change(game: Game) -> None:
+    if game.hands.active().exists():
+        message = "the first dealer cannot change once hands are entered"
+        raise ValidationFailed(message, code="hands_entered", fields={"first_dealer": [message]})
+
+
+@transaction.atomic
+def game_first_dealer_set(*, game: Game, seat: int, by: User | None = None) -> Game:
+    """Enter the first dealer chosen at the table (before the first hand)."""
+    locked = _game_for_update(game)
+    _refuse_unless_running(locked, "choosing the first dealer")
+    if seat not in (0, 1, 2, 3) or isinstance(seat, bool):
+        message = f"first dealer must be a seat 0 to 3, not {seat!r}"
+        raise ValidationFailed(message, fields={"first_dealer": [message]})
+    _refuse_first_dealer_change(locked)
+    locked.first_dealer = seat
+    locked.first_dealer_method = Game.FirstDealerMethod.ENTERED
+    locked.first_dealer_flips = []
+    _apply_progress(locked, game_progress(locked.engine_ruleset, seat, []))
+    locked.save()
+    _copy_state(locked, game)
+    return locked
+
+
+@transaction.atomic
+def game_first_dealer_flip(
+    *, game: Game, by: User | None = None, rng: random.Random | None = None
+) -> Game:
+    """Choose the first dealer by the ruleset's rule (flip for jacks or high card), and keep
+    the cards turned over. Refused once a first dealer is chosen."""
+    locked = _game_for_update(game)
+    _refuse_unless_running(locked, "choosing the first dealer")
+    if locked.first_dealer is not None:
+        message = f"the first dealer is already chosen: seat {locked.first_dealer}"
+        raise Conflict(message, code="first_dealer_chosen", fields={"first_dealer": [message]})
+    rules = locked.engine_ruleset
+    drawn = choose_first_dealer(rules, rng or random.SystemRandom())
+    locked.first_dealer = drawn.dealer
+    locked.first_dealer_method = (
+        Game.FirstDealerMethod.HIGH_CARD
+        if rules.first_dealer == "high_card"
+        else Game.FirstDealerMethod.FLIP_FOR_JACKS
+    )
+    locked.first_dealer_flips = drawn.to_json()["flips"]
+    _apply_progress(locked, game_progress(rules, drawn.dealer, []))
+    locked.save()
+    _copy_state(locked, game)
+    return locked
+
+
+@transaction.atomic
+def game_end_early(*, game: Game, by: User | None = None, reason: str) -> Game:
+    """Stop a running game before anyone reaches the target; it then has no winner."""
+    reason = _required_text(reason, "reason", "a reason")
+    locked = _game_for_update(game)
+    _refuse_unless_running(locked, "ending it early")
+    locked.status = Game.Status.ABANDONED
+    locked.winner = ""
+    locked.finished_at = timezone.now()
+    locked.ended_reason = reason
+    locked.version += 1
+    locked.save()
+    _on_commit_result_changed(locked.pk)
+    _copy_state(locked, game)
+    return locked
+
+
+@transaction.atomic
+def game_reopen(*, game: Game, by: User | None = None) -> Game:
+    """Reopen a finished or ended-early game (a director's act: the caller checks
+    :func:`user_can_direct`). Its result then follows the hands again: a game whose hands
+    still end it is finished again by the next correction or undo."""
+    locked = _game_for_update(game)
+    if locked.status == Game.Status.IN_PROGRESS:
+        message = f"game {locked.pk} is not finished: there is nothing to reopen"
+        raise ValidationFailed(message, code="game_running", fields={"game": [message]})
+    locked.status = Game.Status.IN_PROGRESS
+    locked.winner = ""
+    locked.finished_at = None
+    locked.ended_reason = ""
+    locked.version += 1
+    locked.save()
+    _on_commit_result_changed(locked.pk)
+    _copy_state(locked, game)
+    return locked
+
+
+# ----------------------------------------------------------------------------- scoring entries
+
+
+def _entry_object(entry: object) -> dict[str, Any]:
+    if not isinstance(entry, Mapping):
+        raise InvalidEntry("a hand entry must be an object", code="bad_json", field="entry")
+    return dict(entry)
+
+
+def _team_number(value: object) -> int:
+    names = {"team_a": 0, "a": 0, "team_b": 1, "b": 1}
+    if isinstance(value, str) and value.lower() in names:
+        return names[value.lower()]
+    if isinstance(value, int) and not isinstance(value, bool) and value in (0, 1):
+        return value
+    raise InvalidEntry(
+        f'the team must be "team_a" or "team_b", not {value!r}',
+        code="bad_team",
+        field="card_points.team",
+    )
+
+
+def _with_dealer(data: dict[str, Any], dealer: int, number: int) -> dict[str, Any]:
+    given = data.get("dealer")
+    if given is not None and given != dealer:
+        raise InvalidEntry(
+            f"hand {number} is dealt by seat {dealer}, not seat {given!r}",
+            code="wrong_dealer",
+            field="dealer",
+        )
+    data["dealer"] = dealer
+    return data
+
+
+def _summary_of(entry: Mapping[str, Any], dealer: int, number: int) -> HandSummary:
+    """The engine's score-sheet line from a summary entry.
+
+    Card points may be both teams' (``[92, 70]``) or one team's count
+    (``{"team": "team_b", "points": 70}``), the other derived by the engine.
+    """
+    data = _with_dealer(_entry_object(entry), dealer, number)
+    card_points = data.get("card_points")
+    if isinstance(card_points, Mapping):
+        if data.get("thrown_in_by") is not None:
+            raise InvalidEntry(
+                "a thrown-in hand needs both teams' card points as won when it was thrown in",
+                code="card_points_both",
+                field="card_points",
+            )
+        team = _team_number(card_points.get("team"))
+        points = card_points.get("points")
+        if not isinstance(points, int):
+            raise InvalidEntry(
+                f"card points must be a whole number, not {points!r}",
+                code="card_points_impossible",
+                field="card_points.points",
+            )
+        no_trump = data.get("trump") is None and data.get("caller") is not None
+        data["card_points"] = list(derive_card_points(team, points, trump_is_none=no_trump))
+    return HandSummary.from_json(data)
+
+
+def _record_of(entry: Mapping[str, Any], dealer: int, number: int) -> tuple[TrickRecord, Any]:
+    """The engine's trick record from a tricks entry, and the misplay call it carries."""
+    data = _with_dealer(_entry_object(entry), dealer, number)
+    misplay = data.pop("misplay", None)
+    return TrickRecord.from_json(data), misplay
+
+
+def _score(
+    rules: Ruleset,
+    *,
+    entry_kind: str,
+    entry: Mapping[str, Any],
+    dealer: int,
+    number: int,
+    dispute: MisplayDispute | None = None,
+) -> HandResult:
+    """The result of a hand: its entry scored by the engine, with a dispute's decision."""
+    decision = None if dispute is None else dispute.decision
+    if entry_kind == Hand.EntryKind.SUMMARY:
+        summary = _summary_of(entry, dealer, number)
+        if decision is None or dispute is None:
+            return score_summary(rules, summary)
+        call = MisplayCall(called_by=dispute.called_by, proven=decision)
+        stopped = HandSummary(
+            dealer=summary.dealer,
+            caller=summary.caller,
+            trump=summary.trump,
+            card_points=None,
+            runs=summary.runs,
+            run_points=summary.run_points,
+            bella_seat=summary.bella_seat,
+            misplay=call,
+        )
+        return score_misplay(rules, stopped, call)
+    if entry_kind == Hand.EntryKind.TRICKS:
+        record, misplay = _record_of(entry, dealer, number)
+        if decision is not None and dispute is not None:
+            return score_misplay(rules, record, MisplayCall(dispute.called_by, decision))
+        if misplay is not None:
+            return score_misplay(rules, record, MisplayCall.from_json(misplay))
+        return score_tricks(rules, record)
+    raise InvalidEntry(
+        f'entry kind must be "summary" or "tricks", not {entry_kind!r}',
+        code="bad_entry_kind",
+        field="entry_kind",
+    )
+
+
+def _set_result(hand: Hand, result: HandResult) -> None:
+    hand.dealer = result.dealer
+    hand.caller = result.caller
+    hand.trump = "" if result.trump is None else result.trump.value
+    hand.outcome = result.outcome.value
+    hand.points_a, hand.points_b = result.points
+    hand.card_points_a, hand.card_points_b = result.card_points
+    hand.run_points_a, hand.run_points_b = result.run_points
+    hand.bella_points_a, hand.bella_points_b = result.bella_points
+    hand.runs_counted_by = result.runs_counted_by
+    hand.bella_seat = result.bella_seat
+    hand.hand_total = result.hand_total
+    hand.result = result.to_json()
+
+
+def _apply_progress(game: Game, progress: EngineGameProgress, *, bump: bool = True) -> None:
+    """Store the engine's view of the game on the row (status follows unless ended early)."""
+    game.score_a, game.score_b = progress.totals
+    game.hands_played = progress.hands_played
+    game.next_dealer = None if game.first_dealer is None else progress.next_dealer
+    game.forced_seat = progress.forced_seat
+    if game.status != Game.Status.ABANDONED:
+        if progress.over and progress.winner is not None:
+            winner = SIDES[progress.winner]
+            if game.status != Game.Status.FINISHED or game.winner != winner:
+                game.finished_at = timezone.now()
+            game.status = Game.Status.FINISHED
+            game.winner = winner
+        else:
+            game.status = Game.Status.IN_PROGRESS
+            game.winner = ""
+            game.finished_at = None
+    if game.status == Game.Status.ABANDONED:
+        game.next_dealer = None
+        game.forced_seat = None
+    if bump:
+        game.version += 1
+
+
+def _progress(game: Game, rules: Ruleset, hands: Sequence[Hand]) -> EngineGameProgress:
+    """``game_progress`` over these hands (in order), refusing hands after the game's end."""
+    assert game.first_dealer is not None  # noqa: S101 - hands exist only after a first dealer
+    results = [HandResult.from_json(h.result) for h in hands]
+    try:
+        return game_progress(rules, game.first_dealer, results)
+    except InvalidEntry as exc:
+        if exc.code != "game_over":
+            raise
+        over_after = next(
+            i
+            for i in range(1, len(results) + 1)
+            if game_progress(rules, game.first_dealer, results[:i]).over
+        )
+        message = (
+            f"with this change the game is over after hand {hands[over_after - 1].number}, "
+            f"but hand {hands[over_after].number} follows: undo the later hands first"
+        )
+        raise ValidationFailed(
+            message, code="game_over_before_last_hand", fields={"entry": [message]}
+        ) from None
+
+
+def _rerun(game: Game, rules: Ruleset, hands: list[Hand]) -> list[Hand]:
+    """Recompute the running totals of ``hands`` and the game's state; return changed hands."""
+    progress = _progress(game, rules, hands)
+    changed = []
+    for hand, (running_a, running_b) in zip(hands, progress.running, strict=True):
+        if (hand.running_a, hand.running_b) != (running_a, running_b):
+            hand.running_a, hand.running_b = running_a, running_b
+            changed.append(hand)
+    _apply_progress(game, progress)
+    return changed
+
+
+def _revision(hand: Hand, action: str, by: User | None, reason: str = "") -> HandRevision:
+    return HandRevision.objects.create(
+        hand=hand,
+        version=hand.version,
+        action=action,
+        entry_kind=hand.entry_kind,
+        entry=hand.entry,
+        result=hand.result,
+        reason=reason,
+        changed_by=by,
+    )
+
+
+def _hand_exists(existing: Hand) -> Conflict:
+    when = timezone.localtime(existing.created_at).strftime("%H:%M")
+    message = (
+        f"hand {existing.number} of game {existing.game_id} already exists "
+        f"(entered at {when}, {existing.get_outcome_display()}, "
+        f"{existing.points_a}-{existing.points_b}): correct it instead"
+    )
+    return Conflict(message, code="hand_exists", fields={"number": [message]})
+
+
+# ----------------------------------------------------------------------------- hands
+
+
+@transaction.atomic
+def hand_record(
+    *,
+    game: Game,
+    entry_kind: str,
+    entry: Mapping[str, Any],
+    by: User | None = None,
+    number: int | None = None,
+) -> Hand:
+    """Enter the next hand of a game, as a score-sheet summary or a full trick record.
+
+    ``number`` defaults to the next hand; a number that already exists is a :class:`Conflict`
+    naming that hand (two score-pads entering the same hand: one wins, the other is told).
+    """
+    locked = _game_for_update(game)
+    _refuse_unless_running(locked, "entering a hand")
+    if locked.first_dealer is None:
+        message = "choose the first dealer before entering the first hand"
+        raise ValidationFailed(message, code="no_first_dealer", fields={"first_dealer": [message]})
+    hands = list(locked.hands.active().order_by("number"))
+    next_number = len(hands) + 1
+    if number is None:
+        number = next_number
+    elif isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        message = f"hand number must be a whole number from 1, not {number!r}"
+        raise ValidationFailed(message, fields={"number": [message]})
+    elif number < next_number:
+        raise _hand_exists(hands[number - 1])
+    elif number > next_number:
+        message = f"the next hand of game {locked.pk} is hand {next_number}, not hand {number}"
+        raise ValidationFailed(message, code="hand_number_gap", fields={"number": [message]})
+    rules = locked.engine_ruleset
+    if hands and _progress(locked, rules, hands).over:
+        message = (
+            f"the hands entered already end game {locked.pk}: "
+            "correct or undo a hand before entering another"
+        )
+        raise ValidationFailed(message, code="game_over", fields={"game": [message]})
+    dealer = dealer_of_hand(locked.first_dealer, number)
+    result = _score(rules, entry_kind=entry_kind, entry=entry, dealer=dealer, number=number)
+    hand = Hand(
+        game=locked,
+        number=number,
+        entry_kind=entry_kind,
+        entry=dict(entry),
+        created_by=by,
+    )
+    _set_result(hand, result)
+    hands.append(hand)
+    _rerun(locked, rules, hands)
+    try:
+        with transaction.atomic():
+            hand.save()
+    except IntegrityError:
+        existing = Hand.objects.active().filter(game=locked, number=number).first()
+        if existing is None:
+            raise
+        raise _hand_exists(existing) from None
+    _revision(hand, HandRevision.Action.RECORDED, by)
+    locked.save()
+    _on_commit_result_changed(locked.pk)
+    _copy_state(locked, game)
+    return hand
+
+
+def _hand_for_update(hand: Hand | int) -> tuple[Game, Hand, list[Hand]]:
+    """Lock the hand's game; return it, the hand as stored, and the game's counting hands."""
+    hand_id = hand.pk if isinstance(hand, Hand) else hand
+    game_id = Hand.objects.filter(pk=hand_id).values_list("game_id", flat=True).first()
+    if game_id is None:
+        raise NotFound(f"hand {hand_id} does not exist")
+    game = _game_for_update(game_id)
+    hands = list(game.hands.active().order_by("number"))
+    for h in hands:
+        if h.pk == hand_id:
+            return game, h, hands
+    message = f"hand {hand_id} was undone: it no longer counts"
+    raise ValidationFailed(message, code="hand_undone", fields={"hand": [message]})
+
+
+def _deciding_dispute(hand: Hand) -> MisplayDispute | None:
+    """The latest dispute on the hand whose verdict (or ruling) decides it."""
+    for dispute in hand.disputes.exclude(status=MisplayDispute.Status.PENDING).order_by("-pk"):
+        if dispute.decision is not None:
+            return dispute
+    return None
+
+
+@transaction.atomic
+def hand_correct(
+    *,
+    hand: Hand,
+    entry: Mapping[str, Any],
+    reason: str,
+    by: User | None = None,
+    expected_version: int,
+    entry_kind: str | None = None,
+) -> Hand:
+    """Correct a hand: a new version with the new entry; every later running total and the
+    game's end and winner are recomputed (a correction can end, un-end or change a game).
+
+    ``expected_version`` is the hand version the corrector saw; a newer one is
+    :class:`PreconditionFailed`. The game row is locked, so corrections never interleave.
+    """
+    reason = _required_text(reason, "reason", "a reason for the correction")
+    game, stored, hands = _hand_for_update(hand)
+    if stored.version != expected_version:
+        message = (
+            f"hand {stored.number} was changed since you read it: it is at version "
+            f"{stored.version}, you corrected version {expected_version}"
+        )
+        raise PreconditionFailed(message, fields={"version": [message]})
+    if game.status == Game.Status.ABANDONED:
+        _refuse_unless_running(game, "correcting a hand")
+    kind = entry_kind or stored.entry_kind
+    rules = game.engine_ruleset
+    result = _score(
+        rules,
+        entry_kind=kind,
+        entry=entry,
+        dealer=stored.dealer,
+        number=stored.number,
+        dispute=_deciding_dispute(stored),
+    )
+    stored.entry_kind = kind
+    stored.entry = dict(entry)
+    _set_result(stored, result)
+    stored.version += 1
+    changed = _rerun(game, rules, hands)
+    stored.save()
+    Hand.objects.bulk_update(
+        [h for h in changed if h.pk != stored.pk], ["running_a", "running_b", "updated_at"]
+    )
+    _revision(stored, HandRevision.Action.CORRECTED, by, reason)
+    game.save()
+    _on_commit_result_changed(game.pk)
+    _copy_model(stored, hand)
+    return stored
+
+
+@transaction.atomic
+def hand_undo_last(*, game: Game, by: User | None = None, reason: str = "") -> Hand:
+    """Undo the last hand of a running game. The hand and its history are kept (marked undone),
+    and its number can be entered again."""
+    locked = _game_for_update(game)
+    _refuse_unless_running(locked, "undoing a hand")
+    hands = list(locked.hands.active().order_by("number"))
+    if not hands:
+        message = f"game {locked.pk} has no hand to undo"
+        raise ValidationFailed(message, code="no_hands", fields={"game": [message]})
+    last = hands.pop()
+    last.undone = True
+    last.version += 1
+    last.save(update_fields=["undone", "version", "updated_at"])
+    _revision(last, HandRevision.Action.UNDONE, by, reason.strip())
+    _rerun(locked, locked.engine_ruleset, hands)
+    locked.save()
+    _on_commit_result_changed(locked.pk)
+    _copy_state(locked, game)
+    return last
+
+
+# ----------------------------------------------------------------------------- disputes
+
+
+@dataclass(frozen=True)
+class _Evidence:
+    record: TrickRecord
+    data: dict[str, Any]
+
+
+def _evidence(hand: Hand, evidence: Mapping[str, Any] | None) -> _Evidence:
+    if evidence is None:
+        if hand.entry_kind != Hand.EntryKind.TRICKS:
+            message = "a hand entered as a summary needs the trick record as evidence"
+            raise ValidationFailed(
+                message, code="evidence_required", fields={"evidence": [message]}
+            )
+        record, _ = _record_of(hand.entry, hand.dealer, hand.number)
+    else:
+        try:
+            data = _with_dealer(_entry_object(evidence), hand.dealer, hand.number)
+            data.pop("misplay", None)
+            record = TrickRecord.from_json(data)
+        except EngineError as exc:
+            raise exc.nested("evidence") from None
+    return _Evidence(record, record.to_json())
+
+
+@transaction.atomic
+def dispute_open(
+    *,
+    hand: Hand,
+    called_by: int,
+    accused: int,
+    trick: int,
+    proof_card: str | None = None,
+    evidence: Mapping[str, Any] | None = None,
+    by: User | None = None,
+) -> MisplayDispute:
+    """Call a misplay on a hand. The engine judges it from the trick record (the hand's own
+    when it was entered as tricks) in a Celery task started after commit."""
+    game, stored, _ = _hand_for_update(hand)
+    if game.status == Game.Status.ABANDONED:
+        _refuse_unless_running(game, "disputing a hand")
+    for field, seat in (("called_by", called_by), ("accused", accused)):
+        if isinstance(seat, bool) or seat not in (0, 1, 2, 3):
+            message = f"{field.replace('_', ' ')} must be a seat 0 to 3, not {seat!r}"
+            raise ValidationFailed(message, fields={field: [message]})
+    if team_of(called_by) == team_of(accused):
+        message = f"seat {called_by} cannot call a misplay on seat {accused}: they are partners"
+        raise ValidationFailed(message, code="accused_partner", fields={"accused": [message]})
+    if isinstance(trick, bool) or not isinstance(trick, int) or not 1 <= trick <= 9:
+        message = f"trick must be a trick number 1 to 9, not {trick!r}"
+        raise ValidationFailed(message, fields={"trick": [message]})
+    card = ""
+    if proof_card:
+        try:
+            card = str(parse_card(proof_card))
+        except EngineError as exc:
+            raise exc.nested("proof_card") if exc.field is None else exc from None
+    if stored.disputes.filter(status=MisplayDispute.Status.PENDING).exists():
+        message = f"hand {stored.number} already has a misplay dispute waiting for its verdict"
+        raise Conflict(message, code="dispute_pending", fields={"hand": [message]})
+    proof = _evidence(stored, evidence)
+    dispute = MisplayDispute.objects.create(
+        hand=stored,
+        called_by=called_by,
+        accused=accused,
+        trick=trick,
+        proof_card=card,
+        evidence=proof.data,
+        created_by=by,
+    )
+    game.version += 1
+    game.save(update_fields=["version", "updated_at"])
+
+    from scoring.tasks import dispute_adjudicate as adjudicate_task
+
+    adjudicate_task.delay_on_commit(dispute.pk)  # type: ignore[attr-defined]
+    return dispute
+
+
+def _dispute_for_update(dispute: MisplayDispute | int) -> tuple[Game, MisplayDispute]:
+    pk = dispute.pk if isinstance(dispute, MisplayDispute) else dispute
+    game_id = MisplayDispute.objects.filter(pk=pk).values_list("hand__game_id", flat=True).first()
+    if game_id is None:
+        raise NotFound(f"misplay dispute {pk} does not exist")
+    game = _game_for_update(game_id)
+    return game, MisplayDispute.objects.select_related("hand").get(pk=pk)
+
+
+def _apply_disputes(game: Game, hand: Hand, by: User | None, note: str) -> None:
+    """Rescore a hand after a dispute changed and recompute the game."""
+    if hand.undone:
+        return
+    rules = game.engine_ruleset
+    result = _score(
+        rules,
+        entry_kind=hand.entry_kind,
+        entry=hand.entry,
+        dealer=hand.dealer,
+        number=hand.number,
+        dispute=_deciding_dispute(hand),
+    )
+    if result.to_json() == hand.result:
+        game.version += 1
+        return
+    hands = list(game.hands.active().order_by("number"))
+    for i, h in enumerate(hands):
+        if h.pk == hand.pk:
+            hands[i] = hand
+    _set_result(hand, result)
+    hand.version += 1
+    changed = _rerun(game, rules, hands)
+    hand.save()
+    Hand.objects.bulk_update(
+        [h for h in changed if h.pk != hand.pk], ["running_a", "running_b", "updated_at"]
+    )
+    _revision(hand, HandRevision.Action.DISPUTE, by, note)
+    _on_commit_result_changed(game.pk)
+
+
+@transaction.atomic
+def dispute_adjudicate(*, dispute_id: int, rerun: bool = False) -> MisplayDispute:
+    """Judge a dispute with the engine and let the hand follow the verdict.
+
+    Idempotent: a dispute with a verdict is left as it is unless ``rerun`` asks to judge it
+    again (a director's ruling is kept either way). A record the engine finds impossible is
+    ``record_rejected`` with the engine's reason, and the hand is left as it was.
+    """
+    game, dispute = _dispute_for_update(dispute_id)
+    if dispute.status != MisplayDispute.Status.PENDING and not rerun:
+        return dispute
+    rules = game.engine_ruleset
+    accusation = Accusation(
+        accused=dispute.accused,
+        trick=dispute.trick,
+        proof_card=parse_card(dispute.proof_card) if dispute.proof_card else None,
+        called_by=dispute.called_by,
+    )
+    try:
+        verdict = adjudicate(rules, TrickRecord.from_json(dispute.evidence), accusation)
+    except EngineError as exc:
+        dispute.status = MisplayDispute.Status.RECORD_REJECTED
+        dispute.verdict = exc.to_json()
+        dispute.reason = str(exc)
+    else:
+        dispute.status = (
+            MisplayDispute.Status.PROVEN if verdict.proven else MisplayDispute.Status.NOT_PROVEN
+        )
+        dispute.verdict = verdict.to_json()
+        dispute.reason = verdict.reason
+    if dispute.ruling != MisplayDispute.Ruling.NONE and dispute.decision is None:
+        # a rejected record leaves nothing to rule on
+        dispute.ruling = MisplayDispute.Ruling.NONE
+    dispute.adjudicated_at = timezone.now()
+    dispute.version += 1
+    dispute.save()
+    try:
+        with transaction.atomic():
+            _apply_disputes(
+                game, dispute.hand, None, f"misplay dispute {dispute.pk}: {dispute.reason}"
+            )
+    except ValidationFailed as exc:
+        # The verdict stands; the hand could not follow it (the game would have ended before
+        # hands that were entered). A director corrects or undoes those hands, then re-runs.
+        dispute.reason = f"{dispute.reason} (the hand was left as it was: {exc.message})"
+        dispute.save(update_fields=["reason"])
+        game.version += 1
+    game.save()
+    return dispute
+
+
+@transaction.atomic
+def dispute_rule(
+    *,
+    dispute: MisplayDispute,
+    ruling: str,
+    note: str = "",
+    by: User | None = None,
+) -> MisplayDispute:
+    """A director's ruling on the engine's verdict (the caller checks :func:`user_can_direct`):
+    ``upheld`` lets it stand, ``overruled`` decides the opposite. Both stay visible, and the
+    hand and the game follow the ruling."""
+    game, stored = _dispute_for_update(dispute)
+    if ruling not in (MisplayDispute.Ruling.UPHELD, MisplayDispute.Ruling.OVERRULED):
+        message = f'a ruling is "upheld" or "overruled", not {ruling!r}'
+        raise ValidationFailed(message, fields={"ruling": [message]})
+    if stored.status == MisplayDispute.Status.PENDING:
+        message = "the engine has not judged this dispute yet: rule once its verdict is in"
+        raise ValidationFailed(message, code="dispute_pending", fields={"ruling": [message]})
+    if stored.status == MisplayDispute.Status.RECORD_REJECTED:
+        message = (
+            "the trick record was rejected, so there is no verdict to rule on: "
+            "open a new dispute with a record that could have happened"
+        )
+        raise ValidationFailed(message, code="record_rejected", fields={"ruling": [message]})
+    note = (note or "").strip()
+    if ruling == MisplayDispute.Ruling.OVERRULED and not note:
+        message = "say why the verdict is overruled"
+        raise ValidationFailed(message, fields={"note": [message]})
+    stored.ruling = ruling
+    stored.ruling_note = note
+    stored.ruled_by = by
+    stored.ruled_at = timezone.now()
+    stored.version += 1
+    stored.save()
+    _apply_disputes(
+        game,
+        stored.hand,
+        by,
+        f"misplay dispute {stored.pk} {ruling}" + (f": {note}" if note else ""),
+    )
+    game.save()
+    _copy_model(stored, dispute)
+    return stored
