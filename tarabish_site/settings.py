@@ -134,6 +134,10 @@ CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="tarabi
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "worker-heartbeat": {"task": "tarabish_site.core.tasks.worker_heartbeat", "schedule": 60.0},
+    "idempotency-records-expire": {
+        "task": "tarabish_site.core.tasks.idempotency_records_expire_task",
+        "schedule": 3600.0,
+    },
 }
 
 # ------------------------------------------------------------------------------ auth, i18n, static
@@ -190,6 +194,9 @@ REST_FRAMEWORK = {
     },
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
 }
+
+# How long a response stays stored for its Idempotency-Key (tarabish_site.api.idempotency).
+IDEMPOTENCY_KEY_TTL_HOURS = env.int("IDEMPOTENCY_KEY_TTL_HOURS", default=48)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tarabish API",

@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from rest_framework.permissions import AllowAny
 from rest_framework.routers import APIRootView, DefaultRouter
 
+from tarabish_site.api.auth import TokenView
 from tarabish_site.api.exceptions import json_not_found
 from tarabish_site.health import healthz
 
@@ -21,7 +22,10 @@ class ApiRootView(APIRootView):
 router = DefaultRouter()
 router.APIRootView = ApiRootView
 
-api_urlpatterns = [*router.urls]
+api_urlpatterns = [
+    *router.urls,
+    path("auth/token/", TokenView.as_view(), name="auth-token"),
+]
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),

@@ -1,4 +1,7 @@
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
+from django.utils import timezone
 
 
 class WorkerHeartbeat(models.Model):
@@ -13,3 +16,46 @@ class WorkerHeartbeat(models.Model):
 
     def __str__(self) -> str:
         return f"{self.hostname} at {self.seen_at:%Y-%m-%d %H:%M:%S}"
+
+
+class IdempotencyRecord(models.Model):
+    """The response to a POST with an ``Idempotency-Key`` header, kept for the retries.
+
+    A record is written in the same transaction as the write it describes (see
+    ``tarabish_site.api.idempotency``): either both are committed or neither is, so a record in
+    the table always holds a finished response. A request still in flight is recognised by a
+    transaction-scoped lock on PostgreSQL, not by a row, which is why there is no "pending" state.
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="idempotency_records",
+    )
+    key = models.CharField(max_length=255)
+    method = models.CharField(max_length=10)
+    path = models.CharField(max_length=2048)
+    fingerprint = models.CharField(
+        max_length=64, help_text="SHA-256 of the request body as canonical JSON."
+    )
+    status_code = models.PositiveSmallIntegerField()
+    response_body = models.JSONField(encoder=DjangoJSONEncoder, null=True, blank=True)
+    response_headers = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "key"], name="idempotency_user_key_unique"),
+            # NULLs are distinct in a unique index: anonymous keys need their own one.
+            models.UniqueConstraint(
+                fields=["key"],
+                condition=models.Q(user__isnull=True),
+                name="idempotency_anonymous_key_unique",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.method} {self.path} key {self.key} -> {self.status_code}"

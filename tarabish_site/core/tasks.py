@@ -1,9 +1,15 @@
 from celery import shared_task
 
-from tarabish_site.core.services import heartbeat_record
+from tarabish_site.core.services import heartbeat_record, idempotency_records_expire
 
 
 @shared_task(bind=True, ignore_result=True, soft_time_limit=20, time_limit=30)
 def worker_heartbeat(self) -> None:  # type: ignore[no-untyped-def]
     """Record that the worker that runs this task is alive (scheduled by beat every minute)."""
     heartbeat_record(hostname=self.request.hostname or "eager")
+
+
+@shared_task(ignore_result=True, soft_time_limit=120, time_limit=150)
+def idempotency_records_expire_task() -> int:
+    """Forget old idempotency records (scheduled by beat every hour)."""
+    return idempotency_records_expire()

@@ -1,0 +1,205 @@
+"""Idempotent POSTs: a phone with bad signal may send the same request again and again.
+
+A client names each logical request with an ``Idempotency-Key`` header (any visible ASCII, at most
+255 characters; a UUID is a good choice). For one user and one key:
+
+* the first request runs; its response (status, body, ``Location`` and ``ETag``) is stored in an
+  :class:`~tarabish_site.core.models.IdempotencyRecord` **in the same transaction** as the write
+  it made, so either both are committed or neither is;
+* a later request with the same body gets the stored response again, with the header
+  ``Idempotent-Replayed: true``, and nothing new is written;
+* a later request with a different body, method or path gets 422 ``idempotency_key_reused``;
+* a request sent while the first is still running gets 409 ``idempotency_key_in_flight``; the
+  client retries a moment later and gets the stored response. On PostgreSQL this is detected with
+  a transaction-scoped advisory lock on (user, key), released when the first request commits or
+  rolls back; the unique constraint on (user, key) backs it on every database.
+
+Only successful (2xx) responses are stored. A request that fails leaves nothing behind (its
+transaction is rolled back), so correcting the body and retrying with the same key is allowed.
+
+Use it on any DRF view method or viewset action, above ``@action`` when there is one::
+
+    class HandViewSet(viewsets.GenericViewSet):
+        @idempotent
+        def create(self, request: Request, *args: Any, **kwargs: Any) -> Response: ...
+
+        @idempotent
+        @action(detail=False, methods=["post"])
+        def undo(self, request: Request, *args: Any, **kwargs: Any) -> Response: ...
+
+or call :func:`run_idempotent` with a function that produces the response. The decorator also
+documents the header in the OpenAPI schema.
+"""
+
+import functools
+import hashlib
+import json
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
+
+from django.conf import settings
+from django.core.serializers.json import DjangoJSONEncoder
+from django.db import IntegrityError, connection, transaction
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tarabish_site.api.errors import Conflict, IdempotencyMismatch, ValidationFailed
+from tarabish_site.core.models import IdempotencyRecord
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+REPLAYED_HEADER = "Idempotent-Replayed"
+KEPT_HEADERS = ("Location", "ETag")
+KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,255}")
+# First half of the two-part PostgreSQL advisory lock key: this lock's own namespace.
+_LOCK_NAMESPACE = 0x1DE5  # "idempotency"
+
+IDEMPOTENCY_KEY_PARAMETER = OpenApiParameter(
+    name=IDEMPOTENCY_HEADER,
+    type=OpenApiTypes.STR,
+    location=OpenApiParameter.HEADER,
+    required=False,
+    description=(
+        "A key of your choosing (a UUID is best; visible ASCII, at most 255 characters) that "
+        "names this request. Send the same key when you retry: with the same body you get the "
+        "first response again (header `Idempotent-Replayed: true`) and nothing is written twice; "
+        "with a different body you get 422; while the first request is still running, 409. Keys "
+        f"are kept for {settings.IDEMPOTENCY_KEY_TTL_HOURS} hours."
+    ),
+)
+REPLAYED_RESPONSE_HEADER = OpenApiParameter(
+    name=REPLAYED_HEADER,
+    type=OpenApiTypes.STR,
+    location=OpenApiParameter.HEADER,
+    response=True,
+    description="`true` when this is the stored response of an earlier request with the same key.",
+)
+
+ViewMethod = TypeVar("ViewMethod", bound=Callable[..., Response])
+
+
+def request_fingerprint(data: object) -> str:
+    """SHA-256 of the request body as canonical JSON (sorted keys, no spaces)."""
+    if hasattr(data, "lists"):  # a QueryDict from a form body: keep every value of every key
+        data = dict(data.lists())
+    canonical = json.dumps(
+        data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, cls=DjangoJSONEncoder
+    )
+    return hashlib.sha256(canonical.encode()).hexdigest()
+
+
+def _request_key(request: Request) -> str | None:
+    raw = request.headers.get(IDEMPOTENCY_HEADER)
+    if raw is None:
+        return None
+    key = raw.strip()
+    if not KEY_PATTERN.fullmatch(key):
+        reason = (
+            "An Idempotency-Key must be 1 to 255 visible ASCII characters with no spaces, "
+            "for example a UUID."
+        )
+        raise ValidationFailed(
+            reason, code="idempotency_key_invalid", fields={IDEMPOTENCY_HEADER: [reason]}
+        )
+    return key
+
+
+def _lock_in_flight(user_id: int | None, key: str) -> None:
+    """Take the (user, key) lock for this transaction, or refuse: the key is being used now."""
+    if connection.vendor != "postgresql":
+        # Other databases serialize writers; the unique constraint catches the rest.
+        return
+    digest = hashlib.blake2b(f"{user_id}:{key}".encode(), digest_size=4).digest()
+    lock_id = int.from_bytes(digest, "big", signed=True)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s, %s)", [_LOCK_NAMESPACE, lock_id])
+        (acquired,) = cursor.fetchone()
+    if not acquired:
+        message = (
+            "A request with this Idempotency-Key is still being processed. "
+            "Retry in a moment to get its response."
+        )
+        raise Conflict(
+            message, code="idempotency_key_in_flight", fields={IDEMPOTENCY_HEADER: [message]}
+        )
+
+
+def _find(user_id: int | None, key: str) -> IdempotencyRecord | None:
+    records = IdempotencyRecord.objects.filter(key=key)
+    if user_id is None:
+        return records.filter(user__isnull=True).first()
+    return records.filter(user_id=user_id).first()
+
+
+def _replay(record: IdempotencyRecord, request: Request, fingerprint: str) -> Response:
+    if (
+        record.method != request.method
+        or record.path != request.path
+        or record.fingerprint != fingerprint
+    ):
+        message = (
+            f"This Idempotency-Key was already used for a different request "
+            f"({record.method} {record.path} with another body). Use a new key for a new request."
+        )
+        raise IdempotencyMismatch(message, fields={IDEMPOTENCY_HEADER: [message]})
+    headers = {**record.response_headers, REPLAYED_HEADER: "true"}
+    return Response(record.response_body, status=record.status_code, headers=headers)
+
+
+def run_idempotent(request: Request, handler: Callable[[], Response]) -> Response:
+    """Answer ``request`` with ``handler()`` at most once per ``Idempotency-Key``.
+
+    Without the header the handler simply runs. With it, the handler runs inside a transaction
+    that also stores its response; services the handler calls nest inside it (their
+    ``transaction.atomic`` becomes a savepoint and their ``delay_on_commit`` tasks are sent when
+    this transaction commits), so they must not ask for a durable transaction.
+    """
+    key = _request_key(request)
+    if key is None:
+        return handler()
+    user_id = request.user.pk if request.user.is_authenticated else None
+    fingerprint = request_fingerprint(request.data)
+    try:
+        with transaction.atomic():
+            _lock_in_flight(user_id, key)
+            existing = _find(user_id, key)
+            if existing is not None:
+                return _replay(existing, request, fingerprint)
+            response = handler()
+            if not 200 <= response.status_code < 300:
+                # Nothing is remembered for a failure, so nothing it did may stay either.
+                transaction.set_rollback(True)
+                return response
+            IdempotencyRecord.objects.create(
+                user_id=user_id,
+                key=key,
+                method=request.method or "",
+                path=request.path,
+                fingerprint=fingerprint,
+                status_code=response.status_code,
+                response_body=response.data,
+                response_headers={
+                    name: response[name] for name in KEPT_HEADERS if response.has_header(name)
+                },
+            )
+            return response
+    except IntegrityError:
+        # Without the PostgreSQL lock, a request with the same key can commit between our
+        # look-up and our insert; everything we did is rolled back and its response answers.
+        existing = _find(user_id, key)
+        if existing is None:
+            raise
+        return _replay(existing, request, fingerprint)
+
+
+def idempotent(view_method: ViewMethod) -> ViewMethod:
+    """Make a DRF view method or viewset action honour ``Idempotency-Key`` (see module doc)."""
+
+    @functools.wraps(view_method)
+    def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return run_idempotent(request, lambda: view_method(self, request, *args, **kwargs))
+
+    documented = extend_schema(parameters=[IDEMPOTENCY_KEY_PARAMETER, REPLAYED_RESPONSE_HEADER])
+    return cast(ViewMethod, documented(wrapper))

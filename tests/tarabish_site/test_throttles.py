@@ -1,0 +1,69 @@
+"""Writes and log-ins are rate limited; reads are not; the token endpoint works."""
+
+from collections.abc import Iterator
+
+import pytest
+from django.contrib.auth.models import User
+from django.core.cache import cache
+from rest_framework.settings import api_settings
+from rest_framework.test import APIClient
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache() -> Iterator[None]:
+    cache.clear()
+    yield
+    cache.clear()
+
+
+@pytest.mark.django_db
+@pytest.mark.urls("tests.tarabish_site.plumbing_urls")
+def test_writes_are_limited_per_user_and_reads_are_not(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(api_settings.DEFAULT_THROTTLE_RATES, "writes", "2/minute")
+    api = APIClient()
+    api.force_authenticate(User.objects.create_user("busy"))
+    assert [api.post("/groups/", {"name": n}).status_code for n in "ab"] == [201, 201]
+    refused = api.post("/groups/", {"name": "c"})
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "throttled"
+    assert int(refused.headers["Retry-After"]) > 0
+    assert all(api.get("/groups/").status_code == 200 for _ in range(5))
+
+    other = APIClient()
+    other.force_authenticate(User.objects.create_user("calm"))
+    assert other.post("/groups/", {"name": "d"}).status_code == 201
+
+
+@pytest.mark.django_db
+def test_the_token_endpoint_gives_the_accounts_token() -> None:
+    User.objects.create_user("keeper", password="a long passphrase")
+    api = APIClient()
+    response = api.post(
+        "/api/v1/auth/token/", {"username": "keeper", "password": "a long passphrase"}
+    )
+    assert response.status_code == 200
+    token = response.json()["token"]
+    assert len(token) == 40
+    again = api.post("/api/v1/auth/token/", {"username": "keeper", "password": "a long passphrase"})
+    assert again.json()["token"] == token
+
+
+@pytest.mark.django_db
+def test_wrong_credentials_are_a_400_in_the_error_shape() -> None:
+    User.objects.create_user("keeper", password="a long passphrase")
+    response = APIClient().post("/api/v1/auth/token/", {"username": "keeper", "password": "no"})
+    assert response.status_code == 400
+    body = response.json()
+    assert set(body) == {"message", "code", "fields"}
+    assert "non_field_errors" in body["fields"]
+
+
+@pytest.mark.django_db
+def test_log_in_attempts_are_limited_per_address(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(api_settings.DEFAULT_THROTTLE_RATES, "login", "3/minute")
+    api = APIClient()
+    statuses = [
+        api.post("/api/v1/auth/token/", {"username": f"guess{i}", "password": "x"}).status_code
+        for i in range(4)
+    ]
+    assert statuses == [400, 400, 400, 429]
