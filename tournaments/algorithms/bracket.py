@@ -339,6 +339,57 @@ def dependents(bracket: Bracket, key: str) -> tuple[str, ...]:
     return tuple(m.key for m in bracket.matches if m.key in reached)
 
 
+def change_result(
+    bracket: Bracket,
+    results: Mapping[str, int],
+    key: str,
+    winner_slot: int | None,
+    *,
+    reset_later: bool = False,
+) -> dict[str, int]:
+    """The results after entering, changing or (``winner_slot=None``) clearing ``key``.
+
+    A change that alters the outcome of a decided match would move entries in every match
+    that depends on it. If any of those already has a result the change is refused with
+    code ``played_after`` (naming them), unless ``reset_later`` is set: then their results
+    are dropped and they are re-opened. The returned results are checked with
+    :func:`resolve`.
+
+    >>> from tournaments.algorithms.elimination import single_elimination
+    >>> bracket = single_elimination([1, 2, 3, 4])
+    >>> change_result(bracket, {"W1-1": 0, "W2-1": 0}, "W1-1", 1, reset_later=True)
+    {'W1-1': 1}
+    """
+    bracket.match(key)
+    updated = dict(results)
+    previous = updated.get(key)
+    if previous is not None and previous != winner_slot:
+        played = [k for k in dependents(bracket, key) if k in updated]
+        if played and not reset_later:
+            raise AlgorithmError(
+                f"{key} cannot change: {', '.join(played)} already "
+                f"{'has a result' if len(played) == 1 else 'have results'} that depend on it.",
+                field=f"results.{key}",
+                code="played_after",
+            )
+        for later in played:
+            del updated[later]
+    if winner_slot is None:
+        updated.pop(key, None)
+    else:
+        updated[key] = winner_slot
+    resolve(bracket, updated)
+    return updated
+
+
+def _name(names: Mapping[EntryId, str] | None, entry: EntryId | None) -> str | None:
+    if entry is None:
+        return None
+    if names is None:
+        return str(entry)
+    return names.get(entry, str(entry))
+
+
 def _round_name(bracket: Bracket, side: Side, rnd: int, last: int) -> str:
     if side == "final":
         if bracket.format == "single_elimination":
@@ -355,8 +406,15 @@ def _round_name(bracket: Bracket, side: Side, rnd: int, last: int) -> str:
     return f"{prefix}round {rnd}".capitalize()
 
 
-def bracket_document(bracket: Bracket, results: Mapping[str, int] | None = None) -> dict[str, Any]:
+def bracket_document(
+    bracket: Bracket,
+    results: Mapping[str, int] | None = None,
+    *,
+    names: Mapping[EntryId, str] | None = None,
+) -> dict[str, Any]:
     """A plain JSON-able description of the bracket that a client can draw.
+
+    ``names`` (entry id -> display name) adds a ``name`` beside every entry id.
 
     Only dicts, lists, str, int, bool and None inside (typed ``Any`` for the caller's ease).
 
@@ -368,7 +426,12 @@ def bracket_document(bracket: Bracket, results: Mapping[str, int] | None = None)
     for match in bracket.matches:
         ms = state.matches[match.key]
         slots: list[Json] = [
-            {"source": source.as_json(), "label": source.label(), "entry": entry}
+            {
+                "source": source.as_json(),
+                "label": source.label(),
+                "entry": entry,
+                "name": _name(names, entry),
+            }
             for source, entry in zip(match.slots, ms.entries, strict=True)
         ]
         feeds: list[Json] = [
@@ -405,7 +468,8 @@ def bracket_document(bracket: Bracket, results: Mapping[str, int] | None = None)
         ]
         sides.append({"side": side, "rounds": side_rounds})
     entries: list[Json] = [
-        {"seed": seed, "entry": entry} for seed, entry in enumerate(bracket.entries, start=1)
+        {"seed": seed, "entry": entry, "name": _name(names, entry)}
+        for seed, entry in enumerate(bracket.entries, start=1)
     ]
     return {
         "format": bracket.format,
@@ -417,5 +481,6 @@ def bracket_document(bracket: Bracket, results: Mapping[str, int] | None = None)
         "match_count": len(bracket.matches),
         "round_count": bracket.round_count(),
         "champion": state.champion,
+        "champion_name": _name(names, state.champion),
         "finished": state.finished,
     }

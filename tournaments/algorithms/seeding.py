@@ -74,3 +74,51 @@ def snake_pools(entries: Sequence[EntryId], pool_count: int) -> tuple[tuple[Entr
         pool = column if row % 2 == 0 else pool_count - 1 - column
         pools[pool].append(entry)
     return tuple(tuple(pool) for pool in pools)
+
+
+def pool_qualifiers(tables: Sequence[Sequence[EntryId]], per_pool: int) -> tuple[EntryId, ...]:
+    """Seed order for a knockout from the final order of each pool (pool 1 first).
+
+    All pool winners come first (in pool order), then all runners-up, and so on. Each later
+    group of places is rotated, greedily, to keep entries of the same pool from meeting in
+    the first round of the standard bracket (none do for 2, 4, 6 or 8 pools of up to four
+    qualifiers each, nor for 3 pools of up to three).
+
+    >>> pool_qualifiers([["a1", "a2", "a3"], ["b1", "b2", "b3"]], 2)
+    ('a1', 'b1', 'a2', 'b2')
+    >>> pool_qualifiers([["a1", "a2"], ["b1", "b2"], ["c1", "c2"]], 2)
+    ('a1', 'b1', 'c1', 'b2', 'c2', 'a2')
+    """
+    if per_pool < 1:
+        raise AlgorithmError(
+            "At least one entry per pool must go through.", field="per_pool", code="too_few"
+        )
+    for number, table in enumerate(tables, start=1):
+        if len(table) < per_pool:
+            raise AlgorithmError(
+                f"Pool {number} has only {len(table)} entries, fewer than {per_pool}.",
+                field="per_pool",
+                code="too_many",
+            )
+    pools = len(tables)
+    total = pools * per_pool
+    size = bracket_size(total)
+    order = bracket_order(size)
+    opponent = {order[i]: order[i ^ 1] for i in range(size)}
+
+    def clashes(pool_of_seed: list[int]) -> int:
+        count = 0
+        for seed, pool in enumerate(pool_of_seed, start=1):
+            other = opponent[seed]
+            if other < seed and other <= len(pool_of_seed) and pool_of_seed[other - 1] == pool:
+                count += 1
+        return count
+
+    pool_of_seed: list[int] = list(range(pools))
+    for _place in range(1, per_pool):
+        rotations = [[(start + k) % pools for k in range(pools)] for start in range(pools)]
+        best = min(rotations, key=lambda group: clashes(pool_of_seed + group))
+        pool_of_seed.extend(best)
+    qualifiers = tuple(tables[pool][index // pools] for index, pool in enumerate(pool_of_seed))
+    require_unique(qualifiers, field="tables")
+    return qualifiers

@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournaments.algorithms.bracket import Bracket, bracket_document, dependents, resolve
+from tournaments.algorithms.bracket import (
+    Bracket,
+    bracket_document,
+    change_result,
+    dependents,
+    resolve,
+)
 from tournaments.algorithms.common import AlgorithmError, EntryId
 from tournaments.algorithms.elimination import (
     double_elimination,
@@ -279,3 +285,35 @@ def test_builders_reject_bad_input() -> None:
     with pytest.raises(AlgorithmError) as caught:
         double_elimination(["a", "b"], grand_final="twice")  # type: ignore[arg-type]
     assert caught.value.field == "grand_final"
+
+
+def test_changing_a_result_is_refused_while_later_matches_stand_unless_reset() -> None:
+    bracket = double_elimination(TEAMS16[:4], grand_final="single")
+    results = {"W1-1": 0, "W1-2": 0, "W2-1": 0, "L1-1": 0}
+    with pytest.raises(AlgorithmError) as caught:
+        change_result(bracket, results, "W1-1", 1)
+    assert caught.value.code == "played_after"
+    assert "W2-1, L1-1" in caught.value.message
+    changed = change_result(bracket, results, "W1-1", 1, reset_later=True)
+    assert changed == {"W1-1": 1, "W1-2": 0}
+    assert resolve(bracket, changed).matches["W2-1"].entries == ("team-4", "team-2")
+    # Same outcome again, a brand-new result, or clearing a last result: nothing to reset.
+    assert change_result(bracket, results, "W1-1", 0) == results
+    assert change_result(bracket, results, "L2-1", 1) == {**results, "L2-1": 1}
+    assert change_result(bracket, results, "L1-1", None) == {
+        "W1-1": 0,
+        "W1-2": 0,
+        "W2-1": 0,
+    }
+    with pytest.raises(AlgorithmError) as caught:
+        change_result(bracket, results, "GF1", 0)
+    assert caught.value.code == "not_ready"
+
+
+def test_bracket_document_can_carry_display_names() -> None:
+    bracket = single_elimination([1, 2, 3])
+    document = bracket_document(bracket, {"W1-2": 0}, names={1: "Ace", 2: "King"})
+    assert document["entries"][0] == {"seed": 1, "entry": 1, "name": "Ace"}
+    final = document["sides"][0]["rounds"][1]["matches"][0]
+    assert [slot["name"] for slot in final["slots"]] == ["Ace", "King"]
+    assert document["entries"][2]["name"] == "3"  # no name given: the id

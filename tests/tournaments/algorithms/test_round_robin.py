@@ -9,7 +9,12 @@ from hypothesis import strategies as st
 
 from tournaments.algorithms.common import AlgorithmError
 from tournaments.algorithms.round_robin import round_robin, round_robin_pools
-from tournaments.algorithms.seeding import bracket_order, bracket_size, snake_pools
+from tournaments.algorithms.seeding import (
+    bracket_order,
+    bracket_size,
+    pool_qualifiers,
+    snake_pools,
+)
 
 
 def test_eight_teams_in_two_pools_play_twelve_matches_in_three_rounds() -> None:
@@ -113,3 +118,30 @@ def test_bracket_size() -> None:
     assert [bracket_size(n) for n in (2, 5, 16, 17)] == [2, 8, 16, 32]
     with pytest.raises(AlgorithmError):
         bracket_size(1)
+
+
+@pytest.mark.parametrize(
+    ("pools", "per_pool"),
+    [(p, k) for p in (2, 4, 6, 8) for k in (1, 2, 3, 4)] + [(3, 1), (3, 2), (3, 3)],
+)
+def test_pool_qualifiers_do_not_meet_their_own_pool_in_the_first_round(
+    pools: int, per_pool: int
+) -> None:
+    tables = [[f"{pool}:{place}" for place in range(1, 6)] for pool in range(pools)]
+    seeded = [str(entry).split(":") for entry in pool_qualifiers(tables, per_pool)]
+    assert len(seeded) == pools * per_pool
+    assert seeded[:pools] == [[str(pool), "1"] for pool in range(pools)]  # winners first
+    places = [int(place) for _, place in seeded]
+    assert places == sorted(places)
+    order = bracket_order(bracket_size(len(seeded)))
+    for top, bottom in zip(order[::2], order[1::2], strict=True):
+        if bottom <= len(seeded):
+            assert seeded[top - 1][0] != seeded[bottom - 1][0]
+
+
+def test_pool_qualifiers_reject_too_many_per_pool() -> None:
+    with pytest.raises(AlgorithmError) as caught:
+        pool_qualifiers([["a1", "a2"], ["b1"]], 2)
+    assert caught.value.field == "per_pool"
+    with pytest.raises(AlgorithmError):
+        pool_qualifiers([["a1"]], 0)

@@ -144,7 +144,7 @@ def events(draw: st.DrawFn) -> tuple[list[str], list[MatchResult]]:
     return entries, results
 
 
-@settings(deadline=None, max_examples=200)
+@settings(deadline=None, max_examples=100)
 @given(
     events(),
     st.lists(st.sampled_from(TIEBREAKERS), unique=True, max_size=6),
