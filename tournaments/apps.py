@@ -6,3 +6,11 @@ class TournamentsConfig(AppConfig):
 
     name = "tournaments"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from scoring.signals import game_result_changed
+        from tournaments.receivers import on_game_result_changed
+
+        game_result_changed.connect(
+            on_game_result_changed, dispatch_uid="tournaments.game_result_changed"
+        )

@@ -1,1 +1,440 @@
-"""Models of the tournaments app."""
+"""Models of the tournaments app.
+
+A tournament holds entries (teams of two), and stages played one after another (round-robin
+pools, Swiss, single or double elimination). Stages hold rounds, rounds hold matches, and
+matches link the scoring games played in them. What the scorekeepers enter lives in the
+scoring app; a match stores the result derived from its games beside them, and standings rows
+are derived from match results by a Celery task.
+"""
+
+from django.conf import settings
+from django.db import models
+from django.db.models import F, Q
+
+
+class Tournament(models.Model):
+    class Status(models.TextChoices):
+        DRAFT = "draft", "Draft"
+        REGISTRATION = "registration", "Registration open"
+        CHECK_IN = "check_in", "Check-in"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    class MatchFormat(models.TextChoices):
+        BEST_OF = "best_of", "Best of N games"
+        FIXED = "fixed", "Fixed number of games, total points"
+
+    name = models.CharField(max_length=200)
+    slug = models.SlugField(max_length=80, unique=True)
+    venue = models.CharField(max_length=200, blank=True)
+    starts_on = models.DateField()
+    ends_on = models.DateField()
+    organiser = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="organised_tournaments",
+        null=True,
+        blank=True,
+    )
+    directors = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="directed_tournaments", blank=True
+    )
+    ruleset_preset = models.CharField(
+        max_length=60,
+        blank=True,
+        help_text="Slug of the engine preset; empty for a custom ruleset.",
+    )
+    ruleset = models.JSONField(
+        help_text="The full ruleset, copied to every game of the tournament."
+    )
+    match_format = models.CharField(
+        max_length=10, choices=MatchFormat.choices, default=MatchFormat.BEST_OF
+    )
+    match_games = models.PositiveSmallIntegerField(
+        default=1, help_text="N: best of N games, or a fixed number of N games."
+    )
+    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
+    public = models.BooleanField(default=True)
+    substitutes_allowed = models.BooleanField(default=False)
+    seed_by_rating = models.BooleanField(
+        default=False, help_text="At check-in, seed entries by the players' ratings."
+    )
+    version = models.PositiveIntegerField(default=1)
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-starts_on", "name"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(ends_on__gte=F("starts_on")), name="tournament_ends_after_start"
+            ),
+            models.CheckConstraint(condition=Q(match_games__gte=1), name="tournament_match_games"),
+            models.CheckConstraint(
+                condition=~Q(match_format="best_of") | Q(match_games__in=[1, 3, 5, 7, 9]),
+                name="tournament_best_of_odd",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Entry(models.Model):
+    """A team of two registered in a tournament."""
+
+    class Status(models.TextChoices):
+        ACTIVE = "active", "Active"
+        INACTIVE = "inactive", "Inactive (did not check in)"
+        WITHDRAWN = "withdrawn", "Withdrawn"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    team = models.ForeignKey("scoring.Team", on_delete=models.PROTECT, related_name="entries")
+    seed = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=12, choices=Status.choices, default=Status.ACTIVE)
+    checked_in = models.BooleanField(default=False)
+    checked_in_at = models.DateTimeField(null=True, blank=True)
+    withdrawn_at = models.DateTimeField(null=True, blank=True)
+    withdrawal_note = models.CharField(max_length=300, blank=True)
+    substitutes = models.ManyToManyField("scoring.Player", blank=True, related_name="substitutes")
+    final_place = models.PositiveIntegerField(null=True, blank=True)
+    registered_at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["tournament", "seed", "id"]
+        verbose_name_plural = "entries"
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "team"], name="entry_team_once"),
+            models.UniqueConstraint(
+                fields=["tournament", "seed"],
+                condition=Q(seed__isnull=False),
+                name="entry_seed_unique",
+            ),
+            models.CheckConstraint(condition=Q(seed__gte=1), name="entry_seed_positive"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.team} ({self.tournament})"
+
+
+class Stage(models.Model):
+    class Kind(models.TextChoices):
+        ROUND_ROBIN = "round_robin", "Round robin"
+        SWISS = "swiss", "Swiss"
+        SINGLE_ELIM = "single_elim", "Single elimination"
+        DOUBLE_ELIM = "double_elim", "Double elimination"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Not started"
+        RUNNING = "running", "Running"
+        FINISHED = "finished", "Finished"
+
+    class GrandFinal(models.TextChoices):
+        RESET = "reset", "Reset if needed"
+        SINGLE = "single", "Single match"
+        NONE = "none", "None"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
+    order = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=100)
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    pool_count = models.PositiveSmallIntegerField(default=1)
+    legs = models.PositiveSmallIntegerField(default=1, help_text="2 for a double round robin.")
+    swiss_rounds = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Empty: ceil(log2 of the number of entries)."
+    )
+    third_place = models.BooleanField(default=False)
+    grand_final = models.CharField(
+        max_length=8, choices=GrandFinal.choices, default=GrandFinal.RESET
+    )
+    qualifiers_per_pool = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        help_text="How many entries of each pool of the previous stage play this stage; "
+        "empty for every active entry.",
+    )
+    tiebreakers = models.JSONField(default=list, blank=True)
+    standings_dirty = models.BooleanField(default=False)
+    standings_computed_at = models.DateTimeField(null=True, blank=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=1)
+
+    class Meta:
+        ordering = ["tournament", "order"]
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "order"], name="stage_order_unique"),
+            models.CheckConstraint(condition=Q(pool_count__gte=1), name="stage_pool_count"),
+            models.CheckConstraint(condition=Q(legs__in=[1, 2]), name="stage_legs"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.name}"
+
+    @property
+    def is_bracket(self) -> bool:
+        return self.kind in {self.Kind.SINGLE_ELIM, self.Kind.DOUBLE_ELIM}
+
+
+class Pool(models.Model):
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="pools")
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=50)
+
+    class Meta:
+        ordering = ["stage", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "number"], name="pool_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class StageEntry(models.Model):
+    """An entry playing a stage, with its seed in that stage (and its pool, if any)."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="stage_entries")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="stage_entries")
+    pool = models.ForeignKey(
+        Pool, on_delete=models.CASCADE, related_name="stage_entries", null=True, blank=True
+    )
+    seed = models.PositiveIntegerField()
+
+    class Meta:
+        ordering = ["stage", "seed"]
+        verbose_name_plural = "stage entries"
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "entry"], name="stage_entry_once"),
+            models.UniqueConstraint(fields=["stage", "seed"], name="stage_entry_seed_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.entry} in {self.stage.name} (seed {self.seed})"
+
+
+class Round(models.Model):
+    class Side(models.TextChoices):
+        MAIN = "main", "Main"
+        WINNERS = "winners", "Winners bracket"
+        LOSERS = "losers", "Losers bracket"
+        FINAL = "final", "Finals"
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
+    side = models.CharField(max_length=8, choices=Side.choices, default=Side.MAIN)
+    number = models.PositiveSmallIntegerField()
+    name = models.CharField(max_length=60)
+
+    class Meta:
+        ordering = ["stage", "side", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "side", "number"], name="round_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.stage.name}: {self.name}"
+
+
+class Match(models.Model):
+    class State(models.TextChoices):
+        PENDING = "pending", "Pending"
+        READY = "ready", "Ready"
+        IN_PROGRESS = "in_progress", "In progress"
+        COMPLETE = "complete", "Complete"
+        VOID = "void", "Not played"
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="matches")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
+    pool = models.ForeignKey(
+        Pool, on_delete=models.CASCADE, related_name="matches", null=True, blank=True
+    )
+    number = models.PositiveIntegerField(help_text="Board number within the round.")
+    key = models.CharField(max_length=12, blank=True, help_text="Bracket key, e.g. W1-3, L2-1.")
+    home = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="home_matches", null=True, blank=True
+    )
+    away = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="away_matches", null=True, blank=True
+    )
+    home_source = models.JSONField(null=True, blank=True)
+    away_source = models.JSONField(null=True, blank=True)
+    table = models.PositiveSmallIntegerField(null=True, blank=True)
+    format = models.CharField(max_length=10, choices=Tournament.MatchFormat.choices)
+    games_planned = models.PositiveSmallIntegerField(default=1)
+    state = models.CharField(max_length=12, choices=State.choices, default=State.PENDING)
+    bye = models.BooleanField(default=False)
+    forfeit = models.BooleanField(default=False)
+    winner = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="won_matches", null=True, blank=True
+    )
+    home_games = models.PositiveSmallIntegerField(default=0)
+    away_games = models.PositiveSmallIntegerField(default=0)
+    home_points = models.PositiveIntegerField(default=0)
+    away_points = models.PositiveIntegerField(default=0)
+    home_baits = models.PositiveSmallIntegerField(default=0)
+    away_baits = models.PositiveSmallIntegerField(default=0)
+    held_reason = models.CharField(
+        max_length=400,
+        blank=True,
+        help_text="Why a changed result waits for a director (later matches already played).",
+    )
+    version = models.PositiveIntegerField(default=1)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["stage", "round", "number"]
+        verbose_name_plural = "matches"
+        constraints = [
+            models.UniqueConstraint(
+                fields=["stage", "key"], condition=~Q(key=""), name="match_key_unique"
+            ),
+            models.UniqueConstraint(fields=["round", "number"], name="match_number_unique"),
+            models.CheckConstraint(
+                condition=Q(home__isnull=True) | ~Q(home=F("away")), name="match_two_entries"
+            ),
+            models.CheckConstraint(
+                condition=Q(winner__isnull=True) | Q(winner=F("home")) | Q(winner=F("away")),
+                name="match_winner_plays",
+            ),
+        ]
+        indexes = [models.Index(fields=["state", "table"], name="match_state_table_idx")]
+
+    def __str__(self) -> str:
+        label = self.key or f"#{self.number}"
+        return f"{self.stage.name} {label}: {self.home or '?'} v {self.away or '?'}"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.state in {self.State.COMPLETE, self.State.VOID}
+
+
+class MatchGame(models.Model):
+    """A scoring game played as part of a match (``home`` is the game's first team)."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="match_games")
+    game = models.OneToOneField("scoring.Game", on_delete=models.PROTECT, related_name="match_link")
+    number = models.PositiveSmallIntegerField()
+    discarded = models.BooleanField(
+        default=False, help_text="Kept for history, not counted (a result reset by a director)."
+    )
+    discarded_reason = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="match_game_number_unique")
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.number} of {self.match}"
+
+
+class Standing(models.Model):
+    """One derived row of a stage's table (per pool where the stage has pools)."""
+
+    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="standings")
+    pool = models.ForeignKey(
+        Pool, on_delete=models.CASCADE, related_name="standings", null=True, blank=True
+    )
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="standings")
+    place = models.PositiveIntegerField()
+    seed = models.PositiveIntegerField()
+    played = models.PositiveIntegerField(default=0)
+    byes = models.PositiveIntegerField(default=0)
+    match_wins = models.PositiveIntegerField(default=0)
+    match_draws = models.PositiveIntegerField(default=0)
+    match_losses = models.PositiveIntegerField(default=0)
+    match_points = models.PositiveIntegerField(default=0)
+    game_wins = models.PositiveIntegerField(default=0)
+    game_losses = models.PositiveIntegerField(default=0)
+    points_for = models.PositiveIntegerField(default=0)
+    points_against = models.PositiveIntegerField(default=0)
+    points_difference = models.IntegerField(default=0)
+    baits_forced = models.PositiveIntegerField(default=0)
+    baits_suffered = models.PositiveIntegerField(default=0)
+    buchholz = models.PositiveIntegerField(default=0)
+    median_buchholz = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["stage", "pool", "place", "seed"]
+        constraints = [
+            models.UniqueConstraint(fields=["stage", "entry"], name="standing_entry_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.place}. {self.entry}"
+
+
+STANDING_FIELDS: tuple[str, ...] = (
+    "pool",
+    "place",
+    "seed",
+    "played",
+    "byes",
+    "match_wins",
+    "match_draws",
+    "match_losses",
+    "match_points",
+    "game_wins",
+    "game_losses",
+    "points_for",
+    "points_against",
+    "points_difference",
+    "baits_forced",
+    "baits_suffered",
+    "buchholz",
+    "median_buchholz",
+)
+
+
+class PlayerRating(models.Model):
+    """A player's current OpenSkill rating (Plackett-Luce: mu and sigma)."""
+
+    player = models.OneToOneField("scoring.Player", on_delete=models.CASCADE, related_name="rating")
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    matches = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-mu"]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.mu:.2f} ± {self.sigma:.2f}"
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative display rating: mu - 3 sigma."""
+        return self.mu - 3 * self.sigma
+
+
+class RatingChange(models.Model):
+    """History: how one finished match moved one player's rating."""
+
+    player = models.ForeignKey(
+        "scoring.Player", on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["player", "created_at", "id"]
+        constraints = [
+            models.UniqueConstraint(fields=["player", "match"], name="rating_change_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player}: {self.mu_before:.2f} -> {self.mu_after:.2f}"
+
+    @property
+    def ordinal_after(self) -> float:
+        return self.mu_after - 3 * self.sigma_after

@@ -1,0 +1,72 @@
+"""Helpers shared by the tournament services: permissions, locks, error mapping."""
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+from django.db import IntegrityError, transaction
+
+from tarabish_site.api.errors import Conflict, NotAllowed, ValidationFailed
+from tournaments.algorithms.common import AlgorithmError
+from tournaments.models import Tournament
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+    Actor = User | AnonymousUser | None
+else:
+    Actor = object
+
+
+def is_director(tournament: Tournament, actor: "Actor") -> bool:
+    """Whether ``actor`` may run ``tournament``: its organiser, a director, or a superuser.
+
+    ``None`` stands for the system itself (Celery tasks, management commands).
+    """
+    if actor is None:
+        return True
+    if not actor.is_authenticated:
+        return False
+    if getattr(actor, "is_superuser", False) or tournament.organiser_id == actor.pk:
+        return True
+    return tournament.directors.filter(pk=actor.pk).exists()
+
+
+def require_director(tournament: Tournament, actor: "Actor") -> None:
+    if not is_director(tournament, actor):
+        raise NotAllowed(f"Only a director of {tournament.name} may do this.")
+
+
+def require_status(tournament: Tournament, *allowed: str, doing: str) -> None:
+    if tournament.status not in allowed:
+        names = ", ".join(Tournament.Status(s).label.lower() for s in allowed)
+        raise Conflict(
+            f"Cannot {doing}: {tournament.name} is "
+            f"{tournament.get_status_display().lower()}, not {names}.",
+            code="wrong_status",
+            fields={"status": [f"must be {names}"]},
+        )
+
+
+def invalid(field: str, reason: str, *, code: str = "invalid") -> ValidationFailed:
+    return ValidationFailed(f"{field}: {reason}", code=code, fields={field: [reason]})
+
+
+@contextmanager
+def algorithm_errors(prefix: str = "") -> Iterator[None]:
+    """Turn an :class:`AlgorithmError` from the pure algorithms into a 400 naming the field."""
+    try:
+        yield
+    except AlgorithmError as exc:
+        field = f"{prefix}{exc.field}" if prefix else exc.field
+        raise ValidationFailed(exc.message, code=exc.code, fields={field: [exc.message]}) from exc
+
+
+@contextmanager
+def integrity_as_conflict(message: str, *, code: str = "conflict") -> Iterator[None]:
+    """A unique constraint that fires under concurrency becomes a 409 with ``message``."""
+    try:
+        with transaction.atomic():
+            yield
+    except IntegrityError as exc:
+        raise Conflict(message, code=code) from exc

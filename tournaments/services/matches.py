@@ -1,0 +1,559 @@
+"""Matches: games played in them, results derived from those games, brackets that advance.
+
+Every write here locks the stage row first (``select_for_update``): a stage's matches depend
+on one another (a bracket), so changes to them are serialized per stage. The match result is
+derived from the scoring games linked to it; when it is decided the bracket is replayed with
+:func:`tournaments.algorithms.bracket.resolve`, so winners and losers move to the slots their
+match feeds, byes advance by themselves, and withdrawn entries forfeit as they come up.
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, Q
+from django.utils import timezone
+
+from scoring import services as scoring_services
+from scoring.engine import Outcome
+from scoring.models import Game, Player, Side
+from tarabish_site.api.errors import Conflict, NotFound
+from tarabish_site.api.versioning import ensure_version
+from tournaments.algorithms.bracket import Bracket, dependents, resolve
+from tournaments.algorithms.elimination import double_elimination, single_elimination
+from tournaments.models import Entry, Match, MatchGame, Stage, StageEntry, Tournament
+from tournaments.services._common import Actor, algorithm_errors, invalid, require_director
+from tournaments.services.standings import standings_touch
+
+State = Match.State
+FINISHED = (State.COMPLETE, State.VOID)
+RESULT_FIELDS = [
+    "home_id",
+    "away_id",
+    "state",
+    "bye",
+    "forfeit",
+    "winner_id",
+    "home_games",
+    "away_games",
+    "home_points",
+    "away_points",
+    "home_baits",
+    "away_baits",
+    "held_reason",
+    "table",
+    "version",
+    "finished_at",
+]
+
+
+# ------------------------------------------------------------------------------ brackets
+def bracket_build(stage: Stage, entry_ids: Sequence[int]) -> Bracket:
+    """The bracket of an elimination stage from its entries in seed order (pure, no query)."""
+    with algorithm_errors():
+        if stage.kind == Stage.Kind.SINGLE_ELIM:
+            return single_elimination(list(entry_ids), third_place=stage.third_place)
+        return double_elimination(list(entry_ids), grand_final=stage.grand_final)  # type: ignore[arg-type]
+
+
+def bracket_of(stage: Stage) -> Bracket:
+    seeds = (
+        StageEntry.objects.filter(stage=stage).order_by("seed").values_list("entry_id", flat=True)
+    )
+    return bracket_build(stage, list(seeds))
+
+
+def bracket_results(matches: Iterable[Match]) -> dict[str, int]:
+    """``{key: winning slot}`` of the decided matches of a bracket (byes decide themselves)."""
+    return {
+        m.key: 0 if m.winner_id == m.home_id else 1
+        for m in matches
+        if m.state == State.COMPLETE and not m.bye and m.winner_id is not None and m.key
+    }
+
+
+def _set_forfeit(match: Match, *, winner_id: int) -> None:
+    match.state = State.COMPLETE
+    match.forfeit = True
+    match.winner_id = winner_id
+    match.home_games = match.away_games = 0
+    match.home_points = match.away_points = 0
+    match.home_baits = match.away_baits = 0
+    match.finished_at = timezone.now()
+    match.version += 1
+
+
+def _assign_tables(matches: Iterable[Match], dirty: set[int]) -> None:
+    """Give each match that became ready the lowest table number not in use."""
+    matches = list(matches)
+    in_use = {m.table for m in matches if m.state in (State.READY, State.IN_PROGRESS) and m.table}
+    waiting = sorted(
+        (m for m in matches if m.state == State.READY and m.table is None),
+        key=lambda m: (m.round_id, m.number),
+    )
+    table = 1
+    for match in waiting:
+        while table in in_use:
+            table += 1
+        match.table = table
+        in_use.add(table)
+        dirty.add(match.pk)
+    for match in matches:
+        if match.state in (State.PENDING, State.VOID) and match.table is not None:
+            match.table = None
+            dirty.add(match.pk)
+
+
+def bracket_sync(stage: Stage) -> list[Match]:
+    """Put every entry of an elimination stage where the results say (the stage is locked).
+
+    Returns the matches that changed.
+    """
+    stage_entries = list(
+        StageEntry.objects.filter(stage=stage).select_related("entry").order_by("seed")
+    )
+    bracket = bracket_build(stage, [se.entry_id for se in stage_entries])
+    withdrawn = {se.entry_id for se in stage_entries if se.entry.status == Entry.Status.WITHDRAWN}
+    matches = {m.key: m for m in Match.objects.filter(stage=stage)}
+    dirty: set[int] = set()
+    for _ in range(len(matches) + 1):
+        with algorithm_errors():
+            state = resolve(bracket, bracket_results(matches.values()))
+        forfeited = False
+        for key, ms in state.matches.items():
+            match = matches[key]
+            before = (match.home_id, match.away_id, match.state, match.winner_id, match.bye)
+            match.home_id, match.away_id = ms.entries
+            if ms.status == "void":
+                match.state, match.winner_id = State.VOID, ms.winner
+                match.bye = key != bracket.reset_key
+            elif ms.status == "pending":
+                match.state, match.winner_id, match.bye = State.PENDING, None, False
+            elif ms.status == "ready":
+                match.bye = False
+                if match.state != State.IN_PROGRESS:
+                    match.state, match.winner_id = State.READY, None
+                quitter = next((e for e in ms.entries if e in withdrawn), None)
+                if quitter is not None and match.state == State.READY:
+                    other = ms.entries[1] if quitter == ms.entries[0] else ms.entries[0]
+                    _set_forfeit(match, winner_id=int(other))  # type: ignore[arg-type]
+                    forfeited = True
+            if (match.home_id, match.away_id, match.state, match.winner_id, match.bye) != before:
+                dirty.add(match.pk)
+        if not forfeited:
+            break
+    _assign_tables(matches.values(), dirty)
+    changed = [m for m in matches.values() if m.pk in dirty]
+    Match.objects.bulk_update(changed, RESULT_FIELDS)
+    return changed
+
+
+# ------------------------------------------------------------------------------ results
+@dataclass(frozen=True)
+class MatchOutcome:
+    """A match result as derived from its games (or set by a director)."""
+
+    state: str
+    winner_id: int | None = None
+    home_games: int = 0
+    away_games: int = 0
+    home_points: int = 0
+    away_points: int = 0
+    home_baits: int = 0
+    away_baits: int = 0
+    forfeit: bool = False
+    held_reason: str = ""
+
+
+def _bait_count(caller_seats: tuple[int, int]) -> Count:
+    return Count(
+        "game__hands",
+        filter=Q(
+            game__hands__undone=False,
+            game__hands__outcome=Outcome.BAIT.value,
+            game__hands__caller__in=caller_seats,
+        ),
+    )
+
+
+def match_outcome(match: Match) -> MatchOutcome:
+    """What the counted games of ``match`` say: its state, winner and totals (one query)."""
+    home_team = match.home.team_id if match.home else None
+    games = (
+        MatchGame.objects.filter(match=match, discarded=False)
+        .values(
+            "game_id",
+            "game__status",
+            "game__winner",
+            "game__team_a_id",
+            "game__score_a",
+            "game__score_b",
+        )
+        .annotate(baits_a=_bait_count((0, 2)), baits_b=_bait_count((1, 3)))
+        .order_by("game_id")
+    )
+    totals = {"games": [0, 0], "points": [0, 0], "baits": [0, 0]}
+    played = finished = 0
+    for game in games:
+        played += 1
+        if game["game__status"] != Game.Status.FINISHED:
+            continue
+        finished += 1
+        home_is_a = game["game__team_a_id"] == home_team
+        order = (0, 1) if home_is_a else (1, 0)
+        won = 0 if game["game__winner"] == Side.TEAM_A else 1
+        totals["games"][order[won]] += 1
+        for index, (points, baits) in enumerate(
+            ((game["game__score_a"], game["baits_a"]), (game["game__score_b"], game["baits_b"]))
+        ):
+            totals["points"][order[index]] += max(points, 0)
+            totals["baits"][order[index]] += baits
+    home_games, away_games = totals["games"]
+    home_points, away_points = totals["points"]
+    values: dict[str, Any] = {
+        "home_games": home_games,
+        "away_games": away_games,
+        "home_points": home_points,
+        "away_points": away_points,
+        "home_baits": totals["baits"][0],
+        "away_baits": totals["baits"][1],
+    }
+    winner: int | None = None
+    decided = False
+    held = ""
+    if match.format == Tournament.MatchFormat.BEST_OF:
+        need = match.games_planned // 2 + 1
+        if home_games >= need or away_games >= need:
+            decided = True
+            winner = match.home_id if home_games >= need else match.away_id
+    elif finished >= match.games_planned:
+        key = (home_points - away_points, home_games - away_games)
+        if key > (0, 0):
+            decided, winner = True, match.home_id
+        elif key < (0, 0):
+            decided, winner = True, match.away_id
+        elif match.stage.is_bracket:
+            held = (
+                f"Level on points and games after {finished} games: "
+                "play one more game to decide the match."
+            )
+        else:
+            decided = True
+    if decided:
+        return MatchOutcome(State.COMPLETE, winner, **values)
+    state = State.IN_PROGRESS if played else State.READY
+    return MatchOutcome(state, None, held_reason=held, **values)
+
+
+def _reopen_dependents(stage: Stage, match: Match, *, confirm_reset: bool) -> None:
+    """Clear what depended on the old result of ``match``; refuse if any was played."""
+    bracket = bracket_of(stage)
+    keys = dependents(bracket, match.key)
+    later = list(Match.objects.filter(stage=stage, key__in=keys).order_by("round_id", "number"))
+    played = [
+        m
+        for m in later
+        if m.state == State.IN_PROGRESS or (m.state == State.COMPLETE and not m.forfeit)
+    ]
+    if played and not confirm_reset:
+        names = ", ".join(m.key for m in played)
+        message = (
+            f"Changing the result of {match.key} would re-open {names}, already played. "
+            "A director must confirm the reset: those results are then set aside."
+        )
+        raise Conflict(message, code="dependents_played", fields={"confirm_reset": [message]})
+    reason = f"Result of {match.key} changed; reset confirmed by a director."
+    MatchGame.objects.filter(match__in=later, discarded=False).update(
+        discarded=True, discarded_reason=reason
+    )
+    for other in later:
+        if other.state in (State.IN_PROGRESS, State.COMPLETE):
+            other.state = State.PENDING
+            other.winner_id = None
+            other.forfeit = False
+            other.home_games = other.away_games = other.home_points = other.away_points = 0
+            other.home_baits = other.away_baits = 0
+            other.finished_at = None
+            other.held_reason = ""
+            other.version += 1
+    Match.objects.bulk_update(later, RESULT_FIELDS)
+
+
+def _apply(stage: Stage, match: Match, outcome: MatchOutcome, *, confirm_reset: bool) -> Match:
+    was_complete = match.state == State.COMPLETE
+    old_winner = match.winner_id
+    if (
+        stage.is_bracket
+        and was_complete
+        and (outcome.state != State.COMPLETE or outcome.winner_id != old_winner)
+    ):
+        _reopen_dependents(stage, match, confirm_reset=confirm_reset)
+    match.state = outcome.state
+    match.winner_id = outcome.winner_id
+    match.forfeit = outcome.forfeit
+    match.held_reason = outcome.held_reason
+    for name in ("home_games", "away_games", "home_points", "away_points"):
+        setattr(match, name, getattr(outcome, name))
+    match.home_baits, match.away_baits = outcome.home_baits, outcome.away_baits
+    match.finished_at = timezone.now() if outcome.state == State.COMPLETE else None
+    match.version += 1
+    match.save(update_fields=[f.removesuffix("_id") for f in RESULT_FIELDS if f != "table"])
+    if stage.is_bracket:
+        bracket_sync(stage)
+    standings_touch(stage_id=stage.pk)
+    if outcome.state == State.COMPLETE and not outcome.forfeit:
+        from tournaments.tasks import ratings_update
+
+        ratings_update.delay_on_commit(match.pk)  # type: ignore[attr-defined]
+    stage_refresh_status(stage)
+    return match
+
+
+def stage_refresh_status(stage: Stage) -> None:
+    """A stage is finished when every match is decided (and every Swiss round paired)."""
+    unfinished = stage.matches.exclude(state__in=FINISHED).exists()
+    rounds_left = stage.kind == Stage.Kind.SWISS and (
+        stage.rounds.count() < (stage.swiss_rounds or 0)
+    )
+    if stage.status == Stage.Status.RUNNING and not unfinished and not rounds_left:
+        stage.status, stage.finished_at = Stage.Status.FINISHED, timezone.now()
+    elif stage.status == Stage.Status.FINISHED and unfinished:
+        stage.status, stage.finished_at = Stage.Status.RUNNING, None
+    else:
+        return
+    stage.version += 1
+    stage.save(update_fields=["status", "finished_at", "version"])
+
+
+def _lock(match_id: int) -> tuple[Stage, Match]:
+    """Lock the match's stage, then load the match (the stage serializes its matches)."""
+    stage_id = Match.objects.filter(pk=match_id).values_list("stage_id", flat=True).first()
+    if stage_id is None:
+        raise NotFound(f"There is no match {match_id}.")
+    stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage_id)
+    match = Match.objects.select_related("home__team", "away__team").get(pk=match_id)
+    match.stage = stage
+    return stage, match
+
+
+def match_sync(*, match_id: int, actor: Actor = None, confirm_reset: bool = False) -> Match:
+    """Derive the match result from its games, and advance the bracket if it changed.
+
+    A changed result that would re-open later matches already played raises
+    :class:`Conflict` unless ``confirm_reset`` (a director's confirmation).
+    """
+    with transaction.atomic():
+        stage, match = _lock(match_id)
+        if actor is not None:
+            require_director(stage.tournament, actor)
+        if match.forfeit or match.bye or match.state == State.VOID:
+            return match
+        outcome = match_outcome(match)
+        if _same(match, outcome):
+            if match.held_reason != outcome.held_reason:
+                match.held_reason = outcome.held_reason
+                match.save(update_fields=["held_reason"])
+            return match
+        return _apply(stage, match, outcome, confirm_reset=confirm_reset)
+
+
+def _same(match: Match, outcome: MatchOutcome) -> bool:
+    return (
+        match.state == outcome.state
+        and match.winner_id == outcome.winner_id
+        and match.home_games == outcome.home_games
+        and match.away_games == outcome.away_games
+        and match.home_points == outcome.home_points
+        and match.away_points == outcome.away_points
+        and match.home_baits == outcome.home_baits
+        and match.away_baits == outcome.away_baits
+    )
+
+
+def match_sync_for_game(*, game_id: int) -> Match | None:
+    """After a game's result changed: update its match, if it belongs to one.
+
+    When the change would re-open later matches already played, the match keeps its result
+    and says why in ``held_reason`` until a director confirms the reset.
+    """
+    link = MatchGame.objects.filter(game_id=game_id, discarded=False).only("match_id").first()
+    if link is None:
+        return None
+    try:
+        return match_sync(match_id=link.match_id)
+    except Conflict as exc:
+        Match.objects.filter(pk=link.match_id).update(held_reason=exc.message[:400])
+        return None
+
+
+def match_reset_confirm(*, match_id: int, actor: Actor, expected_version: int) -> Match:
+    """A director confirms a held result change: later matches re-open, results set aside."""
+    with transaction.atomic():
+        stage, match = _lock(match_id)
+        require_director(stage.tournament, actor)
+        ensure_version(current=match.version, expected=expected_version, thing="match")
+    return match_sync(match_id=match_id, actor=actor, confirm_reset=True)
+
+
+def match_forfeit(
+    *,
+    match_id: int,
+    actor: Actor,
+    loser_id: int,
+    expected_version: int,
+    confirm_reset: bool = False,
+) -> Match:
+    """A director awards the match to the other entry (a no-show, a team that left)."""
+    with transaction.atomic():
+        stage, match = _lock(match_id)
+        require_director(stage.tournament, actor)
+        ensure_version(current=match.version, expected=expected_version, thing="match")
+        if match.home_id is None or match.away_id is None or match.bye:
+            raise Conflict(
+                "Only a match with both entries known can be forfeited.", code="not_ready"
+            )
+        if loser_id not in (match.home_id, match.away_id):
+            raise invalid("loser", f"entry {loser_id} does not play this match.")
+        winner = match.away_id if loser_id == match.home_id else match.home_id
+        outcome = MatchOutcome(State.COMPLETE, winner, forfeit=True)
+        return _apply(stage, match, outcome, confirm_reset=confirm_reset)
+
+
+# ------------------------------------------------------------------------------ games
+def match_game_start(
+    *,
+    match_id: int,
+    actor: Actor,
+    seats: Sequence[int] | None = None,
+    first_dealer: int | None = None,
+) -> MatchGame:
+    """Start the next game of a match: a scoring game with the tournament's ruleset.
+
+    The home entry's team sits as team A (seats 0 and 2). ``seats`` optionally gives the
+    four player ids clockwise.
+    """
+    with transaction.atomic():
+        stage, match = _lock(match_id)
+        tournament = stage.tournament
+        require_director(tournament, actor)
+        if match.state not in (State.READY, State.IN_PROGRESS) or match.home is None:
+            raise Conflict(
+                f"Match {match} is {match.get_state_display().lower()}: no game can start.",
+                code="match_not_ready",
+            )
+        assert match.away is not None  # noqa: S101 - a ready match has both entries
+        counted = list(match.match_games.filter(discarded=False).select_related("game"))
+        if any(link.game.status == Game.Status.IN_PROGRESS for link in counted):
+            raise Conflict(
+                "A game of this match is still being played; finish or end it first.",
+                code="game_in_progress",
+            )
+        seat_players: list[Player] | None = None
+        if seats is not None:
+            found = Player.objects.in_bulk(list(seats))
+            missing = [pid for pid in seats if pid not in found]
+            if missing:
+                raise invalid("seats", f"there is no player {missing[0]}.")
+            seat_players = [found[pid] for pid in seats]
+        user = actor if actor is not None and actor.is_authenticated else None
+        game = scoring_services.game_create(
+            team_a=match.home.team,
+            team_b=match.away.team,
+            seats=seat_players,
+            ruleset=tournament.ruleset,
+            ruleset_preset=tournament.ruleset_preset or None,
+            first_dealer=first_dealer,
+            table=f"Table {match.table}" if match.table else "",
+            created_by=user,
+        )
+        number = match.match_games.count() + 1
+        link = MatchGame.objects.create(match=match, game=game, number=number)
+        if match.state == State.READY:
+            match.state = State.IN_PROGRESS
+            match.started_at = match.started_at or timezone.now()
+            match.version += 1
+            match.save(update_fields=["state", "started_at", "version"])
+        return link
+
+
+# ------------------------------------------------------------------------------ withdrawal
+def entry_withdraw(
+    *, entry_id: int, actor: Actor, forfeit_remaining: bool = True, note: str = ""
+) -> Entry:
+    """Withdraw an entry mid-event.
+
+    Its unfinished matches are forfeited to the opponents (``forfeit_remaining``) or set
+    aside as not played. Bracket matches are always forfeited, now and as the entry comes
+    up later, since a bracket needs a winner; Swiss rounds no longer pair it.
+    """
+    with transaction.atomic():
+        entry = (
+            Entry.objects.select_related("tournament", "team")
+            .select_for_update()
+            .filter(pk=entry_id)
+            .first()
+        )
+        if entry is None:
+            raise NotFound(f"There is no entry {entry_id}.")
+        tournament = entry.tournament
+        require_director(tournament, actor)
+        if tournament.status == Tournament.Status.FINISHED:
+            raise Conflict(f"{tournament.name} is finished.", code="finished")
+        if entry.status == Entry.Status.WITHDRAWN:
+            raise Conflict(f"{entry.team} has already withdrawn.", code="already_withdrawn")
+        entry.status = Entry.Status.WITHDRAWN
+        entry.withdrawn_at = timezone.now()
+        entry.withdrawal_note = note[:300]
+        entry.version += 1
+        entry.save(update_fields=["status", "withdrawn_at", "withdrawal_note", "version"])
+        stages = Stage.objects.select_for_update().filter(
+            tournament=tournament, status=Stage.Status.RUNNING, stage_entries__entry=entry
+        )
+        for stage in stages.order_by("order"):
+            open_matches = list(
+                Match.objects.filter(stage=stage, state__in=[State.READY, State.IN_PROGRESS])
+                .filter(Q(home=entry) | Q(away=entry))
+                .exclude(bye=True)
+            )
+            for match in open_matches:
+                if stage.is_bracket or forfeit_remaining:
+                    other = match.away_id if match.home_id == entry.pk else match.home_id
+                    _set_forfeit(match, winner_id=int(other))  # type: ignore[arg-type]
+                else:
+                    match.state = State.VOID
+                    match.finished_at = timezone.now()
+                    match.version += 1
+            Match.objects.bulk_update(open_matches, RESULT_FIELDS)
+            if stage.is_bracket:
+                bracket_sync(stage)
+            standings_touch(stage_id=stage.pk)
+            stage_refresh_status(stage)
+        return entry
+
+
+def match_hold_clear(*, match_id: int, actor: Actor) -> Match:
+    """Dismiss the note on a held match (the director keeps the result as it stands)."""
+    with transaction.atomic():
+        stage, match = _lock(match_id)
+        require_director(stage.tournament, actor)
+        match.held_reason = ""
+        match.save(update_fields=["held_reason"])
+        return match
+
+
+__all__ = [
+    "bracket_build",
+    "bracket_of",
+    "bracket_results",
+    "bracket_sync",
+    "entry_withdraw",
+    "match_forfeit",
+    "match_game_start",
+    "match_hold_clear",
+    "match_outcome",
+    "match_reset_confirm",
+    "match_sync",
+    "match_sync_for_game",
+    "stage_refresh_status",
+]

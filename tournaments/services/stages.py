@@ -1,0 +1,439 @@
+"""Stages: creating them, starting them (pools, Swiss, brackets), pairing Swiss rounds,
+advancing from one stage to the next, and finishing the tournament with final placements."""
+
+import string
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from tarabish_site.api.errors import Conflict, NotFound
+from tournaments.algorithms.bracket import resolve
+from tournaments.algorithms.elimination import final_placements
+from tournaments.algorithms.round_robin import round_robin_pools
+from tournaments.algorithms.standings import TIEBREAKERS
+from tournaments.algorithms.swiss import swiss_pair, swiss_round_count, swiss_teams
+from tournaments.models import Entry, Match, Pool, Round, Stage, StageEntry, Tournament
+from tournaments.services._common import (
+    Actor,
+    algorithm_errors,
+    invalid,
+    require_director,
+    require_status,
+)
+from tournaments.services.matches import (
+    bracket_build,
+    bracket_results,
+    bracket_sync,
+    stage_refresh_status,
+)
+from tournaments.services.standings import (
+    PoolTable,
+    stage_tables_load,
+    standings_recompute,
+    standings_touch,
+)
+
+Kind = Stage.Kind
+TStatus = Tournament.Status
+
+
+def _lock_tournament(tournament_id: int) -> Tournament:
+    tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
+    if tournament is None:
+        raise NotFound(f"There is no tournament {tournament_id}.")
+    return tournament
+
+
+def _lock_stage(stage_id: int) -> tuple[Tournament, Stage]:
+    tournament_id = (
+        Stage.objects.filter(pk=stage_id).values_list("tournament_id", flat=True).first()
+    )
+    if tournament_id is None:
+        raise NotFound(f"There is no stage {stage_id}.")
+    tournament = _lock_tournament(tournament_id)
+    stage = Stage.objects.select_for_update().get(pk=stage_id)
+    stage.tournament = tournament
+    return tournament, stage
+
+
+@transaction.atomic
+def stage_create(
+    *,
+    tournament_id: int,
+    actor: Actor,
+    kind: str,
+    name: str = "",
+    pool_count: int = 1,
+    legs: int = 1,
+    swiss_rounds: int | None = None,
+    third_place: bool = False,
+    grand_final: str = Stage.GrandFinal.RESET,
+    qualifiers_per_pool: int | None = None,
+    tiebreakers: Sequence[str] = (),
+) -> Stage:
+    """Add a stage after the tournament's last one."""
+    tournament = _lock_tournament(tournament_id)
+    require_director(tournament, actor)
+    if tournament.status == TStatus.FINISHED:
+        raise Conflict(f"{tournament.name} is finished.", code="finished")
+    if kind not in Kind.values:
+        raise invalid("kind", f"must be one of {', '.join(Kind.values)}.")
+    if pool_count < 1:
+        raise invalid("pool_count", "must be at least 1.")
+    if kind != Kind.ROUND_ROBIN and pool_count != 1:
+        raise invalid("pool_count", "only round-robin stages are played in pools.")
+    if legs not in (1, 2) or (legs == 2 and kind != Kind.ROUND_ROBIN):
+        raise invalid("legs", "1, or 2 for a double round robin.")
+    if swiss_rounds is not None and (kind != Kind.SWISS or swiss_rounds < 1):
+        raise invalid("swiss_rounds", "only a Swiss stage has a number of rounds (at least 1).")
+    if third_place and kind != Kind.SINGLE_ELIM:
+        raise invalid("third_place", "only single elimination has a third-place match.")
+    if grand_final not in Stage.GrandFinal.values:
+        raise invalid("grand_final", f"must be one of {', '.join(Stage.GrandFinal.values)}.")
+    unknown = [t for t in tiebreakers if t not in TIEBREAKERS]
+    if unknown or len(set(tiebreakers)) != len(tiebreakers):
+        reason = (
+            f"unknown tie-breaker {unknown[0]!r}; choose from {', '.join(TIEBREAKERS)}."
+            if unknown
+            else "lists a tie-breaker twice."
+        )
+        raise invalid("tiebreakers", reason)
+    last = tournament.stages.aggregate(last=Max("order"))["last"] or 0
+    if qualifiers_per_pool is not None and (last == 0 or qualifiers_per_pool < 1):
+        raise invalid(
+            "qualifiers_per_pool", "only a stage after another takes qualifiers (at least 1)."
+        )
+    return Stage.objects.create(
+        tournament=tournament,
+        order=last + 1,
+        name=name or f"Stage {last + 1}: {Kind(kind).label}",
+        kind=kind,
+        pool_count=pool_count,
+        legs=legs,
+        swiss_rounds=swiss_rounds,
+        third_place=third_place,
+        grand_final=grand_final if kind == Kind.DOUBLE_ELIM else Stage.GrandFinal.RESET,
+        qualifiers_per_pool=qualifiers_per_pool,
+        tiebreakers=list(tiebreakers),
+    )
+
+
+def _rank_key(table_place: int, row: Any) -> tuple[int, int, int, int, int]:
+    """Order across pools: place in pool, then match points, difference, points, seed."""
+    return (table_place, -row.match_points, -row.points_difference, -row.points_for, row.seed)
+
+
+def _qualifiers(previous: Stage, per_pool: int | None) -> list[int]:
+    """Entries of ``previous`` that go on, best first (pool winners, then runners-up, ...)."""
+    tables: list[PoolTable] = stage_tables_load(previous)
+    withdrawn = set(
+        Entry.objects.filter(
+            stage_entries__stage=previous, status=Entry.Status.WITHDRAWN
+        ).values_list("pk", flat=True)
+    )
+    ranked: list[tuple[tuple[int, int, int, int, int], int]] = []
+    for table in tables:
+        rows = [row for row in table.rows if row.entry not in withdrawn]
+        for index, row in enumerate(rows[: per_pool or len(rows)]):
+            ranked.append((_rank_key(index, row), int(row.entry)))
+    return [entry for _, entry in sorted(ranked)]
+
+
+def _entrants(stage: Stage) -> list[int]:
+    previous = (
+        Stage.objects.filter(tournament=stage.tournament, order__lt=stage.order)
+        .order_by("-order")
+        .first()
+    )
+    if previous is None:
+        seeded = list(
+            stage.tournament.entries.filter(status=Entry.Status.ACTIVE, seed__isnull=False)
+            .order_by("seed")
+            .values_list("pk", flat=True)
+        )
+        if len(seeded) < 2:
+            raise Conflict(
+                "Fewer than two seeded, active entries: process check-in first.",
+                code="too_few_entries",
+            )
+        return seeded
+    if previous.status != Stage.Status.FINISHED:
+        raise Conflict(
+            f"{previous.name} is not finished: every match must be decided first.",
+            code="previous_stage_running",
+        )
+    entrants = _qualifiers(previous, stage.qualifiers_per_pool)
+    if len(entrants) < 2:
+        raise Conflict(f"{previous.name} leaves fewer than two entries.", code="too_few_entries")
+    return entrants
+
+
+def _match(stage: Stage, rnd: Round, number: int, **values: Any) -> Match:
+    tournament = stage.tournament
+    return Match(
+        stage=stage,
+        round=rnd,
+        number=number,
+        format=tournament.match_format,
+        games_planned=tournament.match_games,
+        **values,
+    )
+
+
+def _start_round_robin(stage: Stage, entrants: list[int]) -> None:
+    with algorithm_errors():
+        pools = round_robin_pools(entrants, pool_count=stage.pool_count, legs=stage.legs)
+    letters = string.ascii_uppercase
+    pool_rows = Pool.objects.bulk_create(
+        [
+            Pool(stage=stage, number=p.number, name=f"Pool {letters[(p.number - 1) % 26]}")
+            for p in pools
+        ]
+    )
+    pool_by_number = {p.number: p for p in pool_rows}
+    seed_of = {entry: seed for seed, entry in enumerate(entrants, start=1)}
+    StageEntry.objects.bulk_create(
+        [
+            StageEntry(stage=stage, entry_id=e, pool=pool_by_number[p.number], seed=seed_of[int(e)])
+            for p in pools
+            for e in p.entries
+        ]
+    )
+    round_count = max(len(p.rounds) for p in pools)
+    rounds = Round.objects.bulk_create(
+        [Round(stage=stage, number=n, name=f"Round {n}") for n in range(1, round_count + 1)]
+    )
+    matches: list[Match] = []
+    for index, rnd in enumerate(rounds):
+        board = 0
+        for pool in pools:
+            if index >= len(pool.rounds):
+                continue
+            for pairing in pool.rounds[index].pairings:
+                board += 1
+                matches.append(
+                    _match(
+                        stage,
+                        rnd,
+                        board,
+                        pool=pool_by_number[pool.number],
+                        home_id=pairing.home,
+                        away_id=pairing.away,
+                        table=board,
+                        state=Match.State.READY,
+                    )
+                )
+    Match.objects.bulk_create(matches)
+
+
+def _pair_swiss_round(stage: Stage, number: int) -> Round:
+    stage_entries = list(StageEntry.objects.filter(stage=stage).select_related("entry"))
+    active = {se.entry_id for se in stage_entries if se.entry.status != Entry.Status.WITHDRAWN}
+    tables = stage_tables_load(stage)
+    rows = [row for table in tables for row in table.rows if row.entry in active]
+    if len(rows) < 2:
+        raise Conflict("Fewer than two entries are left to pair.", code="too_few_entries")
+    with algorithm_errors():
+        paired = swiss_pair(swiss_teams(rows))
+    rnd = Round.objects.create(stage=stage, number=number, name=f"Round {number}")
+    matches = [
+        _match(
+            stage,
+            rnd,
+            board,
+            home_id=p.home,
+            away_id=p.away,
+            table=board,
+            state=Match.State.READY,
+        )
+        for board, p in enumerate(paired.pairings, start=1)
+    ]
+    if paired.bye is not None:
+        matches.append(
+            _match(
+                stage,
+                rnd,
+                len(matches) + 1,
+                home_id=paired.bye,
+                bye=True,
+                state=Match.State.COMPLETE,
+                winner_id=paired.bye,
+                finished_at=timezone.now(),
+            )
+        )
+    Match.objects.bulk_create(matches)
+    return rnd
+
+
+def _start_swiss(stage: Stage, entrants: list[int]) -> None:
+    StageEntry.objects.bulk_create(
+        [StageEntry(stage=stage, entry_id=e, seed=seed) for seed, e in enumerate(entrants, 1)]
+    )
+    if stage.swiss_rounds is None:
+        with algorithm_errors():
+            stage.swiss_rounds = swiss_round_count(len(entrants))
+    _pair_swiss_round(stage, 1)
+
+
+SIDE_OF = {"winners": Round.Side.WINNERS, "losers": Round.Side.LOSERS, "final": Round.Side.FINAL}
+
+
+def _start_bracket(stage: Stage, entrants: list[int]) -> None:
+    from tournaments.algorithms.bracket import bracket_document
+
+    StageEntry.objects.bulk_create(
+        [StageEntry(stage=stage, entry_id=e, seed=seed) for seed, e in enumerate(entrants, 1)]
+    )
+    bracket = bracket_build(stage, entrants)
+    names: dict[tuple[str, int], str] = {}
+    document = bracket_document(bracket)
+    for side in document["sides"]:
+        for rnd in side["rounds"]:
+            names[(side["side"], rnd["round"])] = rnd["name"]
+    rounds = Round.objects.bulk_create(
+        [
+            Round(stage=stage, side=SIDE_OF[side], number=number, name=name)
+            for (side, number), name in names.items()
+        ]
+    )
+    round_of = {(r.side, r.number): r for r in rounds}
+    matches = [
+        _match(
+            stage,
+            round_of[(SIDE_OF[m.side], m.round)],
+            m.number,
+            key=m.key,
+            home_source={**m.slots[0].as_json(), "label": m.slots[0].label()},
+            away_source={**m.slots[1].as_json(), "label": m.slots[1].label()},
+        )
+        for m in bracket.matches
+    ]
+    Match.objects.bulk_create(matches)
+    bracket_sync(stage)
+
+
+@transaction.atomic
+def stage_start(*, stage_id: int, actor: Actor) -> Stage:
+    """Start a stage: its entrants (checked-in entries, or the qualifiers of the stage before),
+    their pools, rounds and matches."""
+    tournament, stage = _lock_stage(stage_id)
+    require_director(tournament, actor)
+    require_status(tournament, TStatus.CHECK_IN, TStatus.RUNNING, doing="start a stage")
+    if stage.status != Stage.Status.PENDING:
+        raise Conflict(f"{stage.name} has already started.", code="already_started")
+    entrants = _entrants(stage)
+    if stage.kind == Kind.ROUND_ROBIN:
+        _start_round_robin(stage, entrants)
+    elif stage.kind == Kind.SWISS:
+        _start_swiss(stage, entrants)
+    else:
+        _start_bracket(stage, entrants)
+    stage.status = Stage.Status.RUNNING
+    stage.started_at = timezone.now()
+    stage.version += 1
+    stage.save()
+    if tournament.status != TStatus.RUNNING:
+        tournament.status = TStatus.RUNNING
+        tournament.version += 1
+        tournament.save(update_fields=["status", "version", "updated_at"])
+    standings_touch(stage_id=stage.pk)
+    stage_refresh_status(stage)
+    return stage
+
+
+@transaction.atomic
+def swiss_round_pair(*, stage_id: int, actor: Actor) -> Round:
+    """Pair the next round of a Swiss stage once every match of the current one is decided."""
+    tournament, stage = _lock_stage(stage_id)
+    require_director(tournament, actor)
+    if stage.kind != Kind.SWISS or stage.status != Stage.Status.RUNNING:
+        raise Conflict(f"{stage.name} is not a running Swiss stage.", code="not_swiss")
+    played = stage.rounds.count()
+    if played >= (stage.swiss_rounds or 0):
+        raise Conflict(
+            f"All {stage.swiss_rounds} rounds of {stage.name} are paired.", code="rounds_done"
+        )
+    if stage.matches.exclude(state__in=[Match.State.COMPLETE, Match.State.VOID]).exists():
+        raise Conflict(f"Round {played} still has matches to play.", code="round_unfinished")
+    rnd = _pair_swiss_round(stage, played + 1)
+    standings_touch(stage_id=stage.pk)
+    stage_refresh_status(stage)
+    return rnd
+
+
+@transaction.atomic
+def stage_advance(*, tournament_id: int, actor: Actor) -> Stage:
+    """Start the next stage with the qualifiers of the one just finished (pools -> knockout)."""
+    tournament = _lock_tournament(tournament_id)
+    require_director(tournament, actor)
+    upcoming = tournament.stages.filter(status=Stage.Status.PENDING).order_by("order").first()
+    if upcoming is None:
+        raise Conflict(f"{tournament.name} has no stage left to start.", code="no_next_stage")
+    previous = tournament.stages.filter(order__lt=upcoming.order).order_by("-order").first()
+    if previous is not None:
+        standings_recompute(stage_id=previous.pk, force=True)
+    return stage_start(stage_id=upcoming.pk, actor=actor)
+
+
+def _placements(tournament: Tournament) -> dict[int, int]:
+    stages = list(tournament.stages.order_by("-order"))
+    places: dict[int, int] = {}
+    for stage in stages:
+        if stage.status != Stage.Status.FINISHED:
+            continue
+        if stage.is_bracket and not places:
+            entries = list(
+                StageEntry.objects.filter(stage=stage)
+                .order_by("seed")
+                .values_list("entry_id", flat=True)
+            )
+            bracket = bracket_build(stage, entries)
+            with algorithm_errors():
+                state = resolve(bracket, bracket_results(stage.matches.all()))
+                for placement in final_placements(bracket, state):
+                    places[int(placement.entry)] = placement.place
+            continue
+        ranked = sorted(
+            (
+                (_rank_key(index, row), int(row.entry))
+                for table in stage_tables_load(stage)
+                for index, row in enumerate(table.rows)
+            ),
+        )
+        start = len(places)
+        for offset, (_, entry) in enumerate(e for e in ranked if e[1] not in places):
+            places[entry] = start + offset + 1
+    return places
+
+
+@transaction.atomic
+def tournament_finish(*, tournament_id: int, actor: Actor) -> Tournament:
+    """Finish the tournament once every stage is played, and store final placements."""
+    tournament = _lock_tournament(tournament_id)
+    require_director(tournament, actor)
+    require_status(tournament, TStatus.RUNNING, doing="finish the tournament")
+    unfinished = list(tournament.stages.exclude(status=Stage.Status.FINISHED))
+    if unfinished:
+        names = ", ".join(s.name for s in unfinished)
+        raise Conflict(
+            f"Cannot finish: {names} not finished.",
+            code="stages_unfinished",
+            fields={
+                "stages": [f"{s.name} is {s.get_status_display().lower()}" for s in unfinished]
+            },
+        )
+    places = _placements(tournament)
+    entries = list(tournament.entries.all())
+    for entry in entries:
+        entry.final_place = places.get(entry.pk)
+    Entry.objects.bulk_update(entries, ["final_place"])
+    for stage in tournament.stages.all():
+        standings_recompute(stage_id=stage.pk, force=True)
+    tournament.status = TStatus.FINISHED
+    tournament.finished_at = timezone.now()
+    tournament.version += 1
+    tournament.save(update_fields=["status", "finished_at", "version", "updated_at"])
+    return tournament

@@ -1,0 +1,184 @@
+"""Standings: stored rows per stage (and pool), derived from match results.
+
+Writers call :func:`standings_touch` inside their transaction: it marks the stage dirty in
+the same commit as the result, and after the commit schedules one recompute a moment later.
+Many results committed close together find the recompute already scheduled (a cache flag)
+and add nothing. The recompute locks the stage row, so it serializes with every writer, and
+does its work only while the stage is dirty: running it twice changes nothing. The periodic
+full recompute (celery beat) forces a recompute of every running stage.
+"""
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from tournaments.algorithms.standings import (
+    DEFAULT_TIEBREAKERS,
+    SWISS_TIEBREAKERS,
+    MatchResult,
+    StandingRow,
+    TieBreaker,
+    standings,
+)
+from tournaments.models import STANDING_FIELDS, Match, Stage, StageEntry, Standing, Tournament
+from tournaments.services._common import algorithm_errors
+
+STANDINGS_DEBOUNCE_SECONDS = 2
+"""How long a recompute waits for more results before it runs."""
+
+
+def _flag(stage_id: int) -> str:
+    return f"tournaments:standings-scheduled:{stage_id}"
+
+
+def standings_touch(*, stage_id: int) -> None:
+    """Note, in the caller's transaction, that the results of ``stage_id`` changed."""
+    Stage.objects.filter(pk=stage_id).update(standings_dirty=True)
+    transaction.on_commit(lambda: standings_schedule(stage_id=stage_id))
+
+
+def standings_schedule(*, stage_id: int) -> bool:
+    """Enqueue one recompute of the stage unless one is already waiting to run."""
+    if not cache.add(_flag(stage_id), 1, timeout=STANDINGS_DEBOUNCE_SECONDS + 60):
+        return False
+    from tournaments.tasks import standings_recompute
+
+    standings_recompute.apply_async((stage_id,), countdown=STANDINGS_DEBOUNCE_SECONDS)
+    return True
+
+
+def standings_unschedule(*, stage_id: int) -> None:
+    """Called by the task as it starts: results committed from now on schedule a new run."""
+    cache.delete(_flag(stage_id))
+
+
+def tiebreakers_for(stage: Stage) -> tuple[TieBreaker, ...]:
+    if stage.tiebreakers:
+        return tuple(stage.tiebreakers)
+    return SWISS_TIEBREAKERS if stage.kind == Stage.Kind.SWISS else DEFAULT_TIEBREAKERS
+
+
+def match_result(match: Match) -> MatchResult | None:
+    """The algorithm's view of a finished match; ``None`` if it does not count."""
+    if match.home_id is None:
+        return None
+    if match.state == Match.State.COMPLETE and match.bye:
+        return MatchResult(match.home_id, None, winner=match.home_id)
+    if match.state != Match.State.COMPLETE or match.away_id is None:
+        return None
+    return MatchResult(
+        home=match.home_id,
+        away=match.away_id,
+        winner=match.winner_id,
+        home_games=match.home_games,
+        away_games=match.away_games,
+        home_points=match.home_points,
+        away_points=match.away_points,
+        home_baits=match.home_baits,
+        away_baits=match.away_baits,
+    )
+
+
+class PoolTable(NamedTuple):
+    pool_id: int | None
+    rows: tuple[StandingRow, ...]
+
+
+RESULT_COLUMNS = (
+    "pk",
+    "pool_id",
+    "home_id",
+    "away_id",
+    "winner_id",
+    "state",
+    "bye",
+    "home_games",
+    "away_games",
+    "home_points",
+    "away_points",
+    "home_baits",
+    "away_baits",
+)
+
+
+def stage_tables(
+    stage: Stage, stage_entries: Sequence[StageEntry], matches: Sequence[Match]
+) -> list[PoolTable]:
+    """The ordered table of every pool of ``stage`` (one table with pool ``None`` if no pools)."""
+    by_pool: dict[int | None, list[int]] = {}
+    for se in sorted(stage_entries, key=lambda se: se.seed):
+        by_pool.setdefault(se.pool_id, []).append(se.entry_id)
+    results: dict[int | None, list[MatchResult]] = {pool: [] for pool in by_pool}
+    for match in matches:
+        result = match_result(match)
+        if result is not None:
+            results.setdefault(match.pool_id, []).append(result)
+    tables = []
+    with algorithm_errors("standings."):
+        for pool_id in sorted(by_pool, key=lambda p: (p is not None, p or 0)):
+            rows = standings(
+                by_pool[pool_id], results.get(pool_id, []), tiebreakers=tiebreakers_for(stage)
+            )
+            tables.append(PoolTable(pool_id, rows))
+    return tables
+
+
+def stage_tables_load(stage: Stage) -> list[PoolTable]:
+    """Compute the tables of ``stage`` from the database (two queries), without storing them."""
+    stage_entries = list(StageEntry.objects.filter(stage=stage).only("entry_id", "pool_id", "seed"))
+    matches = list(Match.objects.filter(stage=stage).only(*RESULT_COLUMNS))
+    return stage_tables(stage, stage_entries, matches)
+
+
+def standings_recompute(*, stage_id: int, force: bool = False) -> bool:
+    """Recompute and store the standings of a stage if its results changed (or ``force``).
+
+    Returns whether it recomputed. Runs in a constant number of queries, whatever the
+    number of entries.
+    """
+    with transaction.atomic():
+        stage = Stage.objects.select_for_update().filter(pk=stage_id).first()
+        if stage is None or not (stage.standings_dirty or force):
+            return False
+        tables = stage_tables_load(stage)
+        rows = [
+            Standing(
+                stage_id=stage.pk,
+                pool_id=table.pool_id,
+                entry_id=row.entry,
+                **{name: getattr(row, name) for name in STANDING_FIELDS if name != "pool"},
+            )
+            for table in tables
+            for row in table.rows
+        ]
+        if rows:
+            Standing.objects.bulk_create(
+                rows,
+                update_conflicts=True,
+                unique_fields=["stage", "entry"],
+                update_fields=list(STANDING_FIELDS),
+                batch_size=1000,
+            )
+        Standing.objects.filter(stage_id=stage.pk).exclude(
+            entry_id__in=[row.entry_id for row in rows]
+        ).delete()
+        Stage.objects.filter(pk=stage.pk).update(
+            standings_dirty=False, standings_computed_at=timezone.now()
+        )
+        return True
+
+
+def standings_recompute_all() -> int:
+    """The periodic full recompute: every stage of a running tournament. Returns the count."""
+    stage_ids = list(
+        Stage.objects.filter(
+            tournament__status=Tournament.Status.RUNNING,
+            status__in=[Stage.Status.RUNNING, Stage.Status.FINISHED],
+        ).values_list("pk", flat=True)
+    )
+    for stage_id in stage_ids:
+        standings_recompute(stage_id=stage_id, force=True)
+    return len(stage_ids)

@@ -1,0 +1,485 @@
+"""Tournaments and entries: creation, registration, check-in, CSV import, substitutes."""
+
+import csv
+import io
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from scoring import services as scoring_services
+from scoring.engine import PRESETS, EngineError, Ruleset, preset
+from scoring.models import Player, Team
+from tarabish_site.api.errors import Conflict, NotFound, ValidationFailed
+from tarabish_site.api.versioning import ensure_version
+from tournaments.models import Entry, Tournament
+from tournaments.services._common import (
+    Actor,
+    integrity_as_conflict,
+    invalid,
+    require_director,
+    require_status,
+)
+
+Status = Tournament.Status
+
+
+def _ruleset_json(
+    ruleset_preset: str, ruleset: dict[str, Any] | None
+) -> tuple[str, dict[str, Any]]:
+    """The preset slug (empty for custom) and the full ruleset to store."""
+    if ruleset is not None:
+        try:
+            value = Ruleset.from_json(ruleset)
+        except EngineError as exc:
+            field_name = f"ruleset.{exc.field}" if exc.field else "ruleset"
+            raise ValidationFailed(
+                str(exc), code=exc.code, fields={field_name: [str(exc)]}
+            ) from exc
+        slug = next((s for s, r in PRESETS.items() if r == value), "")
+        return slug, value.to_json()
+    slug = ruleset_preset or "cape-breton-standard"
+    try:
+        return slug, preset(slug).to_json()
+    except EngineError as exc:
+        raise invalid(
+            "ruleset_preset", f"{slug!r} is not a preset; choose from {', '.join(PRESETS)}."
+        ) from exc
+
+
+def _check_format(match_format: str, match_games: int) -> None:
+    if match_format not in Tournament.MatchFormat.values:
+        raise invalid("match_format", "must be best_of or fixed.")
+    if match_games < 1:
+        raise invalid("match_games", "must be at least 1.")
+    if match_format == Tournament.MatchFormat.BEST_OF and match_games % 2 == 0:
+        raise invalid("match_games", f"best of {match_games} can end level; use an odd number.")
+    if match_games > 9:
+        raise invalid("match_games", "at most 9 games per match.")
+
+
+@transaction.atomic
+def tournament_create(
+    *,
+    actor: Actor,
+    name: str,
+    starts_on: date,
+    ends_on: date | None = None,
+    slug: str = "",
+    venue: str = "",
+    ruleset_preset: str = "",
+    ruleset: dict[str, Any] | None = None,
+    match_format: str = Tournament.MatchFormat.BEST_OF,
+    match_games: int = 1,
+    public: bool = True,
+    substitutes_allowed: bool = False,
+    seed_by_rating: bool = False,
+) -> Tournament:
+    """Create a tournament in draft; ``actor`` becomes its organiser and first director."""
+    if not name.strip():
+        raise invalid("name", "a tournament needs a name.")
+    ends_on = ends_on or starts_on
+    if ends_on < starts_on:
+        raise invalid("ends_on", "the tournament cannot end before it starts.")
+    slug = slugify(slug or name)[:80]
+    if not slug:
+        raise invalid("slug", "give a slug of letters, digits and hyphens.")
+    if Tournament.objects.filter(slug=slug).exists():
+        raise Conflict(
+            f"A tournament with the slug {slug!r} already exists.",
+            code="slug_taken",
+            fields={"slug": ["already used by another tournament"]},
+        )
+    _check_format(match_format, match_games)
+    preset_slug, ruleset_json = _ruleset_json(ruleset_preset, ruleset)
+    organiser = actor if actor is not None and actor.is_authenticated else None
+    with integrity_as_conflict(f"A tournament with the slug {slug!r} already exists."):
+        tournament = Tournament.objects.create(
+            name=name.strip(),
+            slug=slug,
+            venue=venue,
+            starts_on=starts_on,
+            ends_on=ends_on,
+            organiser=organiser,
+            ruleset_preset=preset_slug,
+            ruleset=ruleset_json,
+            match_format=match_format,
+            match_games=match_games,
+            public=public,
+            substitutes_allowed=substitutes_allowed,
+            seed_by_rating=seed_by_rating,
+        )
+    if organiser is not None:
+        tournament.directors.add(organiser)
+    return tournament
+
+
+UPDATABLE = {
+    "name",
+    "venue",
+    "starts_on",
+    "ends_on",
+    "public",
+    "substitutes_allowed",
+    "seed_by_rating",
+    "match_format",
+    "match_games",
+    "ruleset_preset",
+    "ruleset",
+}
+
+
+@transaction.atomic
+def tournament_update(
+    *, tournament_id: int, actor: Actor, expected_version: int, changes: dict[str, Any]
+) -> Tournament:
+    """Change the details of a tournament. The ruleset and match format only before play."""
+    tournament = _locked(tournament_id)
+    require_director(tournament, actor)
+    ensure_version(current=tournament.version, expected=expected_version, thing="tournament")
+    unknown = set(changes) - UPDATABLE
+    if unknown:
+        name = min(unknown)
+        raise invalid(name, "cannot be changed here.")
+    started = tournament.status in {Status.RUNNING, Status.FINISHED}
+    if started and {"ruleset", "ruleset_preset", "match_format", "match_games"} & set(changes):
+        raise Conflict(
+            "The ruleset and match format cannot change once play has started.",
+            code="already_started",
+        )
+    if "ruleset" in changes or "ruleset_preset" in changes:
+        tournament.ruleset_preset, tournament.ruleset = _ruleset_json(
+            changes.get("ruleset_preset", ""), changes.get("ruleset")
+        )
+    for name in ("name", "venue", "starts_on", "ends_on", "public"):
+        if name in changes:
+            setattr(tournament, name, changes[name])
+    for name in ("substitutes_allowed", "seed_by_rating", "match_format", "match_games"):
+        if name in changes:
+            setattr(tournament, name, changes[name])
+    _check_format(tournament.match_format, tournament.match_games)
+    if tournament.ends_on < tournament.starts_on:
+        raise invalid("ends_on", "the tournament cannot end before it starts.")
+    tournament.version += 1
+    tournament.save()
+    return tournament
+
+
+def _locked(tournament_id: int) -> Tournament:
+    try:
+        return Tournament.objects.select_for_update().get(pk=tournament_id)
+    except Tournament.DoesNotExist:
+        raise NotFound(f"There is no tournament {tournament_id}.") from None
+
+
+def _bump(tournament: Tournament, **values: Any) -> Tournament:
+    for name, value in values.items():
+        setattr(tournament, name, value)
+    tournament.version += 1
+    tournament.save(update_fields=[*values, "version", "updated_at"])
+    return tournament
+
+
+@transaction.atomic
+def tournament_open_registration(*, tournament_id: int, actor: Actor) -> Tournament:
+    tournament = _locked(tournament_id)
+    require_director(tournament, actor)
+    require_status(tournament, Status.DRAFT, doing="open registration")
+    return _bump(tournament, status=Status.REGISTRATION)
+
+
+@transaction.atomic
+def tournament_open_check_in(*, tournament_id: int, actor: Actor) -> Tournament:
+    tournament = _locked(tournament_id)
+    require_director(tournament, actor)
+    require_status(tournament, Status.REGISTRATION, doing="open check-in")
+    return _bump(tournament, status=Status.CHECK_IN)
+
+
+def _player(name: str, community: str) -> Player:
+    found = Player.objects.filter(display_name=name, community=community).first()
+    return found or scoring_services.player_create(display_name=name, community=community)
+
+
+def _team_for(player_one: Player, player_two: Player, name: str) -> Team:
+    """The team of this pair of players (the same pair is always the same team)."""
+    team = scoring_services.team_find(player_one=player_one, player_two=player_two)
+    return team or scoring_services.team_create(
+        player_one=player_one, player_two=player_two, name=name
+    )
+
+
+@transaction.atomic
+def entry_register(
+    *, tournament_id: int, actor: Actor, team_id: int, seed: int | None = None
+) -> Entry:
+    """Register a team. Directors may register while in draft, registration or check-in."""
+    tournament = _locked(tournament_id)
+    require_director(tournament, actor)
+    require_status(
+        tournament, Status.DRAFT, Status.REGISTRATION, Status.CHECK_IN, doing="register a team"
+    )
+    team = Team.objects.filter(pk=team_id).first()
+    if team is None:
+        raise invalid("team", f"there is no team {team_id}.")
+    if seed is not None and seed < 1:
+        raise invalid("seed", "seeds count from 1.")
+    if tournament.entries.filter(team=team).exists():
+        raise Conflict(
+            f"{team.name} is already registered.",
+            code="already_registered",
+            fields={"team": ["already registered in this tournament"]},
+        )
+    if seed is not None and tournament.entries.filter(seed=seed).exists():
+        raise Conflict(
+            f"Seed {seed} is already taken.", code="seed_taken", fields={"seed": ["already taken"]}
+        )
+    with integrity_as_conflict(f"{team.name} or seed {seed} is already registered."):
+        entry = Entry.objects.create(tournament=tournament, team=team, seed=seed)
+    _bump(tournament)
+    return entry
+
+
+@transaction.atomic
+def entry_check_in(*, entry_id: int, actor: Actor, checked_in: bool = True) -> Entry:
+    entry = Entry.objects.select_related("tournament").select_for_update().get(pk=entry_id)
+    require_director(entry.tournament, actor)
+    require_status(entry.tournament, Status.REGISTRATION, Status.CHECK_IN, doing="check a team in")
+    if entry.status == Entry.Status.WITHDRAWN:
+        raise Conflict(f"{entry.team} has withdrawn.", code="withdrawn")
+    entry.checked_in = checked_in
+    entry.checked_in_at = timezone.now() if checked_in else None
+    entry.status = Entry.Status.ACTIVE
+    entry.version += 1
+    entry.save(update_fields=["checked_in", "checked_in_at", "status", "version"])
+    return entry
+
+
+@transaction.atomic
+def entry_substitute_add(*, entry_id: int, actor: Actor, player_id: int) -> Entry:
+    """Let ``player`` stand in for either player of the entry, if the tournament allows it."""
+    entry = Entry.objects.select_related("tournament", "team").select_for_update().get(pk=entry_id)
+    require_director(entry.tournament, actor)
+    if not entry.tournament.substitutes_allowed:
+        raise Conflict(
+            f"{entry.tournament.name} does not allow substitutes.", code="no_substitutes"
+        )
+    player = Player.objects.filter(pk=player_id).first()
+    if player is None:
+        raise invalid("player", f"there is no player {player_id}.")
+    if player.pk in entry.team.player_ids:
+        raise invalid("player", f"{player} already plays for {entry.team}.")
+    entry.substitutes.add(player)
+    return entry
+
+
+def _rating_order(entries: list[Entry]) -> list[Entry]:
+    """Entries strongest first by the mean conservative rating of their two players."""
+    from tournaments.services.ratings import team_strength
+
+    strengths = team_strength([(e.team.player_one_id, e.team.player_two_id) for e in entries])
+    return [
+        entry
+        for entry, _ in sorted(
+            zip(entries, strengths, strict=True), key=lambda pair: (-pair[1], pair[0].pk)
+        )
+    ]
+
+
+@transaction.atomic
+def checkin_process(*, tournament_id: int, actor: Actor) -> Tournament:
+    """Close check-in: no-shows become inactive and the seeds of the rest close up (1..n).
+
+    Seeded entries keep their order; unseeded ones follow in order of registration. With
+    ``seed_by_rating`` every checked-in entry is seeded by its players' ratings instead.
+    """
+    tournament = _locked(tournament_id)
+    require_director(tournament, actor)
+    require_status(tournament, Status.CHECK_IN, doing="process check-in")
+    entries = list(tournament.entries.select_related("team").select_for_update())
+    present = [e for e in entries if e.checked_in and e.status == Entry.Status.ACTIVE]
+    if len(present) < 2:
+        raise Conflict(
+            f"Only {len(present)} team(s) checked in; a tournament needs at least two.",
+            code="too_few_entries",
+        )
+    if tournament.seed_by_rating:
+        ordered = _rating_order(present)
+    else:
+        ordered = sorted(
+            present, key=lambda e: (e.seed is None, e.seed or 0, e.registered_at, e.pk)
+        )
+    tournament.entries.update(seed=None)
+    for number, entry in enumerate(ordered, start=1):
+        entry.seed = number
+        entry.version += 1
+    absent = [e for e in entries if e not in present and e.status == Entry.Status.ACTIVE]
+    for entry in absent:
+        entry.status = Entry.Status.INACTIVE
+        entry.seed = None
+        entry.version += 1
+    Entry.objects.bulk_update([*ordered, *absent], ["seed", "status", "version"])
+    return _bump(tournament)
+
+
+# ------------------------------------------------------------------------------ CSV import
+CSV_COLUMNS = ("team", "player_one", "player_two", "community", "seed")
+REQUIRED_COLUMNS = ("player_one", "player_two")
+
+
+@dataclass
+class ImportReport:
+    """What a CSV import did, or would have done: per-row problems, and the entries made."""
+
+    rows: int = 0
+    created: list[Entry] = field(default_factory=list)
+    errors: dict[str, list[str]] = field(default_factory=dict)
+
+    def add(self, row: int, column: str, reason: str) -> None:
+        self.errors.setdefault(f"rows.{row}.{column}", []).append(reason)
+
+
+@dataclass(frozen=True)
+class _Row:
+    number: int
+    team: str
+    player_one: str
+    player_two: str
+    community: str
+    seed: int | None
+
+
+def _parse_rows(text: str, report: ImportReport) -> list[_Row]:
+    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+    header = [h.strip().lower() for h in reader.fieldnames or []]
+    missing = [c for c in REQUIRED_COLUMNS if c not in header]
+    if missing:
+        raise ValidationFailed(
+            f"The CSV needs the columns {', '.join(REQUIRED_COLUMNS)} "
+            f"(missing {', '.join(missing)}).",
+            code="csv_columns",
+            fields={"file": [f"missing column {c}" for c in missing]},
+        )
+    unknown = [h for h in header if h not in CSV_COLUMNS]
+    if unknown:
+        raise ValidationFailed(
+            f"Unknown CSV column(s): {', '.join(unknown)}; use {', '.join(CSV_COLUMNS)}.",
+            code="csv_columns",
+            fields={"file": [f"unknown column {c}" for c in unknown]},
+        )
+    rows: list[_Row] = []
+    for number, raw in enumerate(reader, start=2):  # row 1 is the header
+        values = {(k or "").strip().lower(): (v or "").strip() for k, v in raw.items() if k}
+        if not any(values.values()):
+            continue
+        report.rows += 1
+        seed: int | None = None
+        if values.get("seed"):
+            try:
+                seed = int(values["seed"])
+            except ValueError:
+                report.add(number, "seed", f"{values['seed']!r} is not a whole number.")
+            else:
+                if seed < 1:
+                    report.add(number, "seed", "seeds count from 1.")
+        for column in REQUIRED_COLUMNS:
+            if not values.get(column):
+                report.add(number, column, "is empty.")
+            elif len(values[column]) > 100:
+                report.add(number, column, "is longer than 100 characters.")
+        if values.get("player_one") and values.get("player_one") == values.get("player_two"):
+            report.add(number, "player_two", "is the same player as player_one.")
+        rows.append(
+            _Row(
+                number,
+                values.get("team", "")[:120],
+                values.get("player_one", ""),
+                values.get("player_two", ""),
+                values.get("community", "")[:100],
+                seed,
+            )
+        )
+    if not rows:
+        raise ValidationFailed(
+            "The CSV holds no teams.", code="csv_empty", fields={"file": ["no rows"]}
+        )
+    return rows
+
+
+def _check_duplicates(rows: Iterable[_Row], tournament: Tournament, report: ImportReport) -> None:
+    seen_players: dict[tuple[str, str], int] = {}
+    seen_seeds: dict[int, int] = {}
+    taken_seeds = set(tournament.entries.exclude(seed=None).values_list("seed", flat=True))
+    registered = {
+        (name.lower(), community.lower())
+        for pair in tournament.entries.values_list(
+            "team__player_one__display_name",
+            "team__player_one__community",
+            "team__player_two__display_name",
+            "team__player_two__community",
+        )
+        for name, community in ((pair[0], pair[1]), (pair[2], pair[3]))
+    }
+    for row in rows:
+        for column in REQUIRED_COLUMNS:
+            name = getattr(row, column)
+            key = (name.lower(), row.community.lower())
+            if not name:
+                continue
+            if key in seen_players:
+                report.add(row.number, column, f"{name} is already on row {seen_players[key]}.")
+            elif key in registered:
+                report.add(row.number, column, f"{name} is already registered in this tournament.")
+            seen_players[key] = row.number
+        if row.seed is not None:
+            if row.seed in seen_seeds:
+                report.add(
+                    row.number, "seed", f"seed {row.seed} is already on row {seen_seeds[row.seed]}."
+                )
+            elif row.seed in taken_seeds:
+                report.add(row.number, "seed", f"seed {row.seed} is already taken.")
+            seen_seeds[row.seed] = row.number
+
+
+@transaction.atomic
+def entries_import_csv(*, tournament_id: int, actor: Actor, text: str) -> ImportReport:
+    """Register the teams of a CSV (columns team, player_one, player_two, community, seed).
+
+    All or nothing: if any row is bad nothing is registered, and the error names every bad
+    row and column (``rows.<line>.<column>``, counting the header as line 1).
+    """
+    tournament = _locked(tournament_id)
+    require_director(tournament, actor)
+    require_status(
+        tournament, Status.DRAFT, Status.REGISTRATION, Status.CHECK_IN, doing="import teams"
+    )
+    report = ImportReport()
+    rows = _parse_rows(text, report)
+    _check_duplicates(rows, tournament, report)
+    if report.errors:
+        bad = sorted({key.split(".")[1] for key in report.errors}, key=int)
+        raise ValidationFailed(
+            f"Nothing was imported: {len(bad)} of {report.rows} rows have problems "
+            f"(lines {', '.join(bad)}).",
+            code="csv_rows_invalid",
+            fields=report.errors,
+        )
+    for row in rows:
+        one = _player(row.player_one, row.community)
+        two = _player(row.player_two, row.community)
+        team = _team_for(one, two, row.team)
+        if tournament.entries.filter(team=team).exists():
+            raise ValidationFailed(
+                f"Nothing was imported: line {row.number}: {team.name} is already registered.",
+                code="csv_rows_invalid",
+                fields={f"rows.{row.number}.team": ["already registered in this tournament"]},
+            )
+        report.created.append(Entry(tournament=tournament, team=team, seed=row.seed))
+    with integrity_as_conflict("Another change registered some of these teams at the same time."):
+        report.created = Entry.objects.bulk_create(report.created)
+    _bump(tournament)
+    return report

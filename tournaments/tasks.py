@@ -1,0 +1,59 @@
+"""Celery tasks of the tournaments app: ids in, one service call, idempotent."""
+
+from celery import shared_task
+
+from tournaments.services import matches, ratings, standings
+
+RETRY_ON = (ConnectionError, TimeoutError)
+
+
+@shared_task(
+    ignore_result=True,
+    acks_late=True,
+    soft_time_limit=30,
+    time_limit=60,
+    autoretry_for=RETRY_ON,
+    retry_backoff=True,
+    retry_backoff_max=60,
+    max_retries=5,
+)
+def match_sync_for_game(game_id: int) -> None:
+    """A game's result changed: update the match it belongs to (if any) and its bracket."""
+    matches.match_sync_for_game(game_id=game_id)
+
+
+@shared_task(
+    ignore_result=True,
+    acks_late=True,
+    soft_time_limit=30,
+    time_limit=60,
+    autoretry_for=RETRY_ON,
+    retry_backoff=True,
+    retry_backoff_max=60,
+    max_retries=5,
+)
+def standings_recompute(stage_id: int) -> None:
+    """Recompute a stage's standings if its results changed since the last run."""
+    standings.standings_unschedule(stage_id=stage_id)
+    standings.standings_recompute(stage_id=stage_id)
+
+
+@shared_task(ignore_result=True, acks_late=True, soft_time_limit=240, time_limit=300)
+def standings_recompute_all() -> None:
+    """Periodic safety net (celery beat): recompute every running stage's standings."""
+    standings.standings_recompute_all()
+
+
+@shared_task(
+    ignore_result=True,
+    acks_late=True,
+    soft_time_limit=30,
+    time_limit=60,
+    autoretry_for=RETRY_ON,
+    retry_backoff=True,
+    retry_backoff_max=60,
+    max_retries=5,
+)
+def ratings_update(match_id: int) -> None:
+    """Rate the players of a finished match (once; a rated match is left alone)."""
+    ratings.ratings_update_for_match(match_id=match_id)
