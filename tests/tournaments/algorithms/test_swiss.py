@@ -179,6 +179,15 @@ def test_more_rounds_than_entries_can_bear_hand_out_byes_fairly() -> None:
     assert all(rnd.rematches == 0 for rnd in played[:5])  # four rounds fit without one
 
 
+@settings(deadline=None, max_examples=25)
+@given(st.integers(min_value=1, max_value=6), st.integers(min_value=0, max_value=10**6))
+def test_no_second_bye_before_everyone_has_had_one(half: int, seed: int) -> None:
+    n = 2 * half + 1
+    byes = [rnd.bye for rnd in play_swiss(n, seed, rounds=2 * n)]
+    assert Counter(byes[:n]) == Counter(range(1, n + 1))
+    assert Counter(byes[n:]) == Counter(range(1, n + 1))
+
+
 @pytest.mark.parametrize("n", [300, 511])
 def test_big_fields_are_paired_completely_without_rematches(n: int) -> None:
     played = play_swiss(n, seed=n, rounds=3)
