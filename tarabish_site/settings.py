@@ -134,6 +134,11 @@ CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="tarabi
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "worker-heartbeat": {"task": "tarabish_site.core.tasks.worker_heartbeat", "schedule": 60.0},
+    # Safety net behind the on-commit recomputes: every running stage's standings, in full.
+    "tournament-standings-recompute": {
+        "task": "tournaments.tasks.standings_recompute_all",
+        "schedule": 300.0,
+    },
     "idempotency-records-expire": {
         "task": "tarabish_site.core.tasks.idempotency_records_expire_task",
         "schedule": 3600.0,
