@@ -155,18 +155,18 @@ def _judge(comp: Compiled, accused: int, k: int, proof: int, called_by: int | No
         if j // 9 == t and (top < 0 or _bits.BIT[j] & _bits.ABOVE[top]):
             top = j
     # evidence: cards the accused played after trick k, and with a known deal every held card
+    mine = comp.plays[accused]
     later = 0
     when: dict[int, int] = {}
-    for tk, j in comp.plays[accused]:
-        if tk > k:
-            later |= 1 << j
-            when[j] = tk
+    for n in range(k, len(mine)):
+        j = mine[n]
+        later |= 1 << j
+        when[j] = n + 1
     held = later
     if comp.hands is not None:
         before = 0
-        for tk, j in comp.plays[accused]:
-            if tk < k:
-                before |= 1 << j
+        for j in mine[: k - 1]:
+            before |= 1 << j
         held |= comp.hands[accused] & ~before
     held &= ~(1 << i)
     rule, required = rule_of(i, held | 1 << i, led, top, t)

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from scoring.engine import _bits, _parse
 from scoring.engine.cards import DECK, SEATS, Card, Rank, Suit
@@ -32,7 +32,7 @@ from scoring.engine.dealing import Deal
 from scoring.engine.errors import EngineError, ImpossibleRecord, InvalidEntry
 from scoring.engine.play import trick_winner
 from scoring.engine.ruleset import Ruleset
-from scoring.engine.runs import RunShown, validate_runs_shown
+from scoring.engine.runs import RunKind, RunShown, validate_runs_shown
 from scoring.engine.scoring import HandResult, settle
 
 __all__ = ["Compiled", "TrickRecord", "score_tricks", "trick_leaders", "trick_winner"]
@@ -124,124 +124,176 @@ class TrickRecord:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Compiled:
+class Compiled(NamedTuple):
     """A checked record in bit-set form (internal, shared with misplay adjudication)."""
 
     trump: int
     #: Per trick: (leader, card indices in play order).
     tricks: tuple[tuple[int, tuple[int, ...]], ...]
     #: Winner of each complete trick.
-    winners: tuple[int, ...]
+    winners: list[int]
     #: Dealt hands as masks, when known.
     hands: tuple[int, ...] | None
-    #: ``plays[seat]``: (trick number 1.., card index) in order.
-    plays: tuple[tuple[tuple[int, int], ...], ...]
+    #: ``plays[seat][n]``: the card index that seat played at trick n + 1.
+    plays: list[list[int]]
 
 
 def _bad(msg: str, field: str | None, code: str = "impossible_record") -> ImpossibleRecord:
     return ImpossibleRecord(msg, code=code, field=field)
 
 
-def compile_record(rec: TrickRecord) -> Compiled:
-    """Check a record and put it in bit-set form."""
-    if rec.dealer not in SEATS:
-        raise _bad(f"dealer must be a seat 0 to 3, not {rec.dealer!r}", "dealer", "bad_seat")
-    if rec.caller is not None and rec.caller not in SEATS:
-        raise _bad(f"caller must be a seat 0 to 3, not {rec.caller!r}", "caller", "bad_seat")
-    t = _bits.trump_index(rec.trump)
-    if rec.caller is None and (rec.tricks or rec.trump is not None):
-        raise _bad("a hand with no caller has no trump and no tricks", "caller")
-    tricks = rec.tricks
-    if len(tricks) > 9:
-        raise _bad(f"a hand has nine tricks, not {len(tricks)}", "tricks", "too_many_tricks")
-    hand_masks: tuple[int, ...] | None = None
-    if rec.hands is not None:
+def _deal_masks(hands: tuple[tuple[Card, ...], ...]) -> tuple[int, ...]:
+    masks = tuple(_bits.mask_of(h) for h in hands)
+    ok = (
+        len(hands) == 4
+        and all(len(h) == 9 for h in hands)
+        and masks[0] | masks[1] | masks[2] | masks[3] == _bits.ALL
+    )
+    if not ok:
         try:
-            Deal(tuple(tuple(h) for h in rec.hands))
+            Deal(tuple(tuple(h) for h in hands))
         except InvalidEntry as exc:
             raise _bad(str(exc), "hands", "bad_deal") from None
-        hand_masks = tuple(_bits.mask_of(h) for h in rec.hands)
-    seen: dict[int, int] = {}
-    leader = (rec.dealer + 1) % 4
+        raise _bad("a deal is four hands of nine different cards", "hands", "bad_deal")
+    return masks
+
+
+def compile_record(rec: TrickRecord) -> Compiled:
+    """Check a record and put it in bit-set form (raises :class:`ImpossibleRecord`)."""
+    dealer = rec.dealer
+    if dealer not in SEATS:
+        raise _bad(f"dealer must be a seat 0 to 3, not {dealer!r}", "dealer", "bad_seat")
+    if rec.caller is not None and rec.caller not in SEATS:
+        raise _bad(f"caller must be a seat 0 to 3, not {rec.caller!r}", "caller", "bad_seat")
+    trump = rec.trump
+    t = 4 if trump is None else trump.index
+    tricks = rec.tricks
+    if rec.caller is None and (tricks or trump is not None):
+        raise _bad("a hand with no caller has no trump and no tricks", "caller")
+    ntr = len(tricks)
+    if ntr > 9:
+        raise _bad(f"a hand has nine tricks, not {ntr}", "tricks", "too_many_tricks")
+    hand_masks = None if rec.hands is None else _deal_masks(rec.hands)
+    leaders = rec.leaders
+    bit = _bits.BIT
+    win_key = _bits.WIN_KEY
+    count = 0
+    leader = (dealer + 1) % 4
     out: list[tuple[int, tuple[int, ...]]] = []
     winners: list[int] = []
-    plays: list[list[tuple[int, int]]] = [[], [], [], []]
-    keys_all = _bits.WIN_KEY
-    for k, trick in enumerate(tricks):
+    plays: list[list[int]] = [[], [], [], []]
+    played = [0, 0, 0, 0]
+    for k in range(ntr):
+        trick = tricks[k]
         n = len(trick)
-        if n == 0 or n > 4:
-            raise _bad(
-                f"trick {k + 1} has {n} cards: a trick has one card from each player",
-                f"tricks.{k}",
-                "bad_trick",
-            )
-        if n < 4 and k != len(tricks) - 1:
+        if n != 4 and (n == 0 or n > 4 or k != ntr - 1):
+            if n == 0 or n > 4:
+                raise _bad(
+                    f"trick {k + 1} has {n} cards: a trick has one card from each player",
+                    f"tricks.{k}",
+                    "bad_trick",
+                )
             raise _bad(
                 f"trick {k + 1} has only {n} cards but a later trick was played",
                 f"tricks.{k}",
                 "bad_trick",
             )
-        if rec.leaders is not None and k < len(rec.leaders) and rec.leaders[k] != leader:
+        if leaders is not None and k < len(leaders) and leaders[k] != leader:
             why = "leads the first trick" if k == 0 else f"won trick {k}"
             raise _bad(
-                f"trick {k + 1} was led by seat {rec.leaders[k]} out of turn: seat {leader} "
+                f"trick {k + 1} was led by seat {leaders[k]} out of turn: seat {leader} "
                 f"{why} and leads trick {k + 1}",
                 f"leaders.{k}",
                 "wrong_leader",
             )
-        idx: list[int] = []
-        best = -2
-        win = leader
-        keys: tuple[int, ...] = ()
-        for pos, c in enumerate(trick):
-            i = c.index
-            if i in seen:
+        idx = tuple([c.index for c in trick])
+        keys = win_key[t * 4 + idx[0] // 9]
+        if n == 4:
+            a, b, c, d = idx
+            s1, s2, s3 = (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3
+            played[leader] |= bit[a]
+            played[s1] |= bit[b]
+            played[s2] |= bit[c]
+            played[s3] |= bit[d]
+            plays[leader].append(a)
+            plays[s1].append(b)
+            plays[s2].append(c)
+            plays[s3].append(d)
+            win, best = leader, keys[a]
+            if keys[b] > best:
+                win, best = s1, keys[b]
+            if keys[c] > best:
+                win, best = s2, keys[c]
+            if keys[d] > best:
+                win = s3
+            winners.append(win)
+            out.append((leader, idx))
+            leader = win
+        else:
+            for p in range(n):
+                seat = (leader + p) & 3
+                played[seat] |= bit[idx[p]]
+                plays[seat].append(idx[p])
+            out.append((leader, idx))
+        count += n
+    seen = played[0] | played[1] | played[2] | played[3]
+    if seen.bit_count() != count or (
+        hand_masks is not None
+        and (
+            played[0] & ~hand_masks[0]
+            or played[1] & ~hand_masks[1]
+            or played[2] & ~hand_masks[2]
+            or played[3] & ~hand_masks[3]
+        )
+    ):
+        _explain_cards(tricks, out, hand_masks)
+    if rec.runs or rec.bella_seat is not None:
+        _check_runs_and_bella(rec, played, hand_masks)
+    if rec.thrown_in_by is not None and rec.thrown_in_by not in SEATS:
+        raise _bad("thrown_in_by must be a seat 0 to 3", "thrown_in_by", "bad_seat")
+    return Compiled(t, tuple(out), winners, hand_masks, plays)
+
+
+def _explain_cards(
+    tricks: tuple[tuple[Card, ...], ...],
+    out: list[tuple[int, tuple[int, ...]]],
+    hand_masks: tuple[int, ...] | None,
+) -> None:
+    """Raise the error for the first card played twice or not held."""
+    first: dict[int, int] = {}
+    for k, (leader, idx) in enumerate(out):
+        for p, i in enumerate(idx):
+            c = tricks[k][p]
+            if i in first:
                 raise _bad(
-                    f"the {c.label} is played twice: at trick {seen[i] + 1} and at trick {k + 1}",
-                    f"tricks.{k}.{pos}",
+                    f"the {c.label} is played twice: at trick {first[i] + 1} and at trick {k + 1}",
+                    f"tricks.{k}.{p}",
                     "card_twice",
                 )
-            seen[i] = k
-            seat = (leader + pos) % 4
+            first[i] = k
+            seat = (leader + p) % 4
             if hand_masks is not None and not hand_masks[seat] >> i & 1:
                 raise _bad(
                     f"seat {seat} plays the {c.label} at trick {k + 1} but was not dealt it",
-                    f"tricks.{k}.{pos}",
+                    f"tricks.{k}.{p}",
                     "card_not_held",
                 )
-            if pos == 0:
-                keys = keys_all[t * 4 + i // 9]
-            if keys[i] > best:
-                best = keys[i]
-                win = seat
-            idx.append(i)
-            plays[seat].append((k + 1, i))
-        out.append((leader, tuple(idx)))
-        if n == 4:
-            winners.append(win)
-            leader = win
-    _check_runs_and_bella(rec, seen, plays, hand_masks)
-    if rec.thrown_in_by is not None and rec.thrown_in_by not in SEATS:
-        raise _bad("thrown_in_by must be a seat 0 to 3", "thrown_in_by", "bad_seat")
-    return Compiled(t, tuple(out), tuple(winners), hand_masks, tuple(tuple(p) for p in plays))
 
 
 def _check_runs_and_bella(
-    rec: TrickRecord,
-    seen: dict[int, int],
-    plays: list[list[tuple[int, int]]],
-    hand_masks: tuple[int, ...] | None,
+    rec: TrickRecord, played_by: list[int], hand_masks: tuple[int, ...] | None
 ) -> None:
     try:
         validate_runs_shown(rec.runs)
     except InvalidEntry as exc:
         raise _bad(str(exc), exc.field, exc.code) from None
-    played_by = [0, 0, 0, 0]
-    for seat in SEATS:
-        for _, i in plays[seat]:
-            played_by[seat] |= 1 << i
     for n, r in enumerate(rec.runs):
+        length = 4 if r.kind is RunKind.FIFTY else 3
+        m = ((1 << length) - 1) << (r.suit.index * 9 + int(r.top) - 5 - length)
+        others = (played_by[0] | played_by[1] | played_by[2] | played_by[3]) & ~played_by[r.seat]
+        bad_hand = hand_masks is not None and m & ~hand_masks[r.seat]
+        if not (bad_hand or m & others):
+            continue
         for c in r.cards:
             i = c.index
             if hand_masks is not None and not hand_masks[r.seat] >> i & 1:

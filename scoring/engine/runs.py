@@ -281,6 +281,26 @@ def runs_counted(
     return seat, counted
 
 
+def _simple_runs(shown: Sequence[RunShown]) -> bool:
+    """Fast check: no shared card, one run per player and suit, at most nine cards each."""
+    acc = 0
+    groups: set[tuple[int, Suit]] = set()
+    per = [0, 0, 0, 0]
+    for r in shown:
+        n = 4 if r.kind is RunKind.FIFTY else 3
+        top = r.suit.index * 9 + int(r.top) - 6
+        m = ((1 << n) - 1) << (top - n + 1)
+        key = (r.seat, r.suit)
+        if acc & m or key in groups:
+            return False
+        per[r.seat] += n
+        if per[r.seat] > 9:
+            return False
+        acc |= m
+        groups.add(key)
+    return True
+
+
 def validate_runs_shown(shown: Sequence[RunShown], *, field: str = "runs") -> None:
     """Reject runs that nobody could have shown together.
 
@@ -293,6 +313,8 @@ def validate_runs_shown(shown: Sequence[RunShown], *, field: str = "runs") -> No
     ...
     scoring.engine.errors.InvalidEntry: seat 2 cannot show a fifty in hearts to the king: it is already counted as a twenty in hearts to the king
     """  # noqa: E501
+    if _simple_runs(shown):
+        return
     owner: dict[int, tuple[int, RunShown]] = {}
     per_seat = [0, 0, 0, 0]
     for n, r in enumerate(shown):

@@ -82,16 +82,6 @@ class SimulatedGame:
     progress: GameProgress
 
 
-def _shuffle(getrandbits: Callable[[int], int]) -> list[int]:
-    """A uniformly shuffled deck of indices from one draw of random bits (36! < 2**139)."""
-    order = list(range(36))
-    x = getrandbits(192)
-    for i in range(35, 0, -1):
-        x, j = divmod(x, i + 1)
-        order[i], order[j] = order[j], order[i]
-    return order
-
-
 def _strength(hand: int, s: int) -> int:
     """How good suit ``s`` is as trump for this hand (the greedy caller's measure)."""
     pts = _POINTS[s]
@@ -107,19 +97,26 @@ def play_hand(
     dealer_may_pass: bool,
     no_trump_allowed: bool,
     greedy: bool,
-) -> tuple[list[int], int, list[int], int, int, list[int]]:
+) -> tuple[list[int], list[int], int, int, list[int], list[int]]:
     """The fast loop: deal, call and play one hand on bit-sets.
 
-    Returns (deck order after the cut, cut position, dealt hand masks by seat, caller or -1,
-    trump index, the 36 card indices in play order). Scoring is :func:`score_fast`.
+    Returns (deck order after the cut, dealt hand masks by seat, caller or -1, trump index,
+    the 36 card indices in play order, card points won per team with the last trick's 10).
+    Runs, bella and the made / bait test are :func:`score_fast`.
     """
-    order = _shuffle(getrandbits)
+    bit = _BIT
+    # ---- shuffle (one draw of random bits, 36! < 2**139), cut, deal in packets of three
+    order = list(range(36))
+    x = getrandbits(192)
+    for n in range(35, 0, -1):
+        x, j = divmod(x, n + 1)
+        order[n], order[j] = order[j], order[n]
     cut = 4 + int(rnd() * 29)
     order = order[cut:] + order[:cut]
     hands = [0, 0, 0, 0]
     for p in range(12):
         b = 3 * p
-        hands[(dealer + 1 + p) & 3] |= _BIT[order[b]] | _BIT[order[b + 1]] | _BIT[order[b + 2]]
+        hands[(dealer + 1 + p) & 3] |= bit[order[b]] | bit[order[b + 1]] | bit[order[b + 2]]
     # ---- calling
     caller = -1
     t = 0
@@ -127,8 +124,9 @@ def play_hand(
         s = (dealer + k) & 3
         must = s == forced_seat or (k == 4 and not dealer_may_pass)
         if greedy:
-            best_s = max(range(4), key=lambda x, h=hands[s]: _strength(h, x))  # type: ignore[misc]
-            if must or _strength(hands[s], best_s) >= 90:
+            h = hands[s]
+            best_s = max(range(4), key=lambda x, h=h: _strength(h, x))  # type: ignore[misc]
+            if must or _strength(h, best_s) >= 90:
                 caller, t = s, best_s
                 break
         elif must or rnd() < 0.5:
@@ -136,34 +134,38 @@ def play_hand(
             t = 4 if no_trump_allowed and rnd() < 0.2 else int(rnd() * 4)
             break
     if caller < 0:
-        return order, cut, hands, -1, 4, []
+        return order, hands, -1, 4, [], [0, 0]
     # ---- play
     held = hands[:]
     plays: list[int] = []
+    append = plays.append
     leader = (dealer + 1) & 3
-    tmask = _SUIT_MASK[t]
+    suit_mask = _SUIT_MASK
+    tmask = suit_mask[t]
+    above = _ABOVE
+    win_key = _WIN_KEY
+    pts = _POINTS[t]
+    i0, i1, i2, i3 = _IDX9
     idx9 = _IDX9
+    cp = [0, 0]
+    win = leader
     for _ in range(9):
         s = leader
         h = held[s]
         if greedy:
             i = _greedy_pick(h, -1, -1, t)
         else:
-            cards = (
-                idx9[0][h & 511]
-                + idx9[1][(h >> 9) & 511]
-                + idx9[2][(h >> 18) & 511]
-                + idx9[3][h >> 27]
-            )
+            cards = i0[h & 511] + i1[(h >> 9) & 511] + i2[(h >> 18) & 511] + i3[h >> 27]
             i = cards[int(rnd() * len(cards))]
-        held[s] = h ^ _BIT[i]
-        plays.append(i)
+        held[s] = h ^ bit[i]
+        append(i)
         led = i // 9
-        keys = _WIN_KEY[t * 4 + led]
+        keys = win_key[t * 4 + led]
         best = keys[i]
         win = s
         top = i if led == t else -1
-        lmask = _SUIT_MASK[led]
+        lmask = suit_mask[led]
+        total = pts[i]
         for _ in range(3):
             s = (s + 1) & 3
             h = held[s]
@@ -171,13 +173,13 @@ def play_hand(
             if m:
                 suit = led
                 if top >= 0 and led == t:
-                    m = m & _ABOVE[top] or m
+                    m = m & above[top] or m
             else:
                 m = h & tmask
                 if m:
                     suit = t
                     if top >= 0:
-                        m = m & _ABOVE[top] or m
+                        m = m & above[top] or m
                 else:
                     suit = -1
                     m = h
@@ -187,23 +189,21 @@ def play_hand(
                 cards = idx9[suit][(m >> (9 * suit)) & 511]
                 i = cards[int(rnd() * len(cards))]
             else:
-                cards = (
-                    idx9[0][m & 511]
-                    + idx9[1][(m >> 9) & 511]
-                    + idx9[2][(m >> 18) & 511]
-                    + idx9[3][m >> 27]
-                )
+                cards = i0[m & 511] + i1[(m >> 9) & 511] + i2[(m >> 18) & 511] + i3[m >> 27]
                 i = cards[int(rnd() * len(cards))]
-            held[s] = h ^ _BIT[i]
-            plays.append(i)
+            held[s] = h ^ bit[i]
+            append(i)
+            total += pts[i]
             k = keys[i]
             if k > best:
                 best = k
                 win = s
-            if i // 9 == t and (top < 0 or _BIT[i] & _ABOVE[top]):
+            if suit == t and (top < 0 or bit[i] & above[top]):
                 top = i
+        cp[win & 1] += total
         leader = win
-    return order, cut, hands, caller, t, plays
+    cp[win & 1] += 10
+    return order, hands, caller, t, plays, cp
 
 
 def _greedy_pick(m: int, led: int, top: int, t: int) -> int:
@@ -218,35 +218,18 @@ def _greedy_pick(m: int, led: int, top: int, t: int) -> int:
 
 def score_fast(
     *,
-    dealer: int,
     hands: list[int],
     caller: int,
     t: int,
-    plays: list[int],
+    card_points: list[int],
     runs_for_team: bool,
     half_bait_is_whole_bait: bool,
-) -> tuple[int, int, int, int, int]:
-    """Score a fast-loop hand: (points team 0, points team 1, card points team 0, team 1,
-    outcome 0 made / 1 half-bait / 2 bait)."""
-    pts_table = _POINTS[t]
-    cp = [0, 0]
-    leader = (dealer + 1) & 3
-    win = leader
-    for k in range(0, 36, 4):
-        a, b, c, d = plays[k], plays[k + 1], plays[k + 2], plays[k + 3]
-        keys = _WIN_KEY[t * 4 + a // 9]
-        pos = 0
-        best = keys[a]
-        if keys[b] > best:
-            best, pos = keys[b], 1
-        if keys[c] > best:
-            best, pos = keys[c], 2
-        if keys[d] > best:
-            pos = 3
-        win = (leader + pos) & 3
-        cp[win & 1] += pts_table[a] + pts_table[b] + pts_table[c] + pts_table[d]
-        leader = win
-    cp[win & 1] += 10
+) -> tuple[int, int, int]:
+    """Runs, bella and the made / half-bait / bait test for a fast-loop hand.
+
+    Returns (points team 0, points team 1, outcome 0 made / 1 half-bait / 2 bait).
+    """
+    cp = card_points
     # runs: every player shows all their runs; only the best run's holder counts
     best_key = 0
     best_seat = -1
@@ -283,10 +266,10 @@ def score_fast(
     ct = caller & 1
     mine = taken1 if ct else taken0
     if 2 * mine > total:
-        return taken0, taken1, cp[0], cp[1], 0
+        return taken0, taken1, 0
     if 2 * mine == total and not half_bait_is_whole_bait:
-        return (0, taken1, cp[0], cp[1], 1) if ct == 0 else (taken0, 0, cp[0], cp[1], 1)
-    return (0, total, cp[0], cp[1], 2) if ct == 0 else (total, 0, cp[0], cp[1], 2)
+        return (0, taken1, 1) if ct == 0 else (taken0, 0, 1)
+    return (0, total, 2) if ct == 0 else (total, 0, 2)
 
 
 def _actions(
@@ -345,7 +328,7 @@ def simulate_hand(
     if player not in ("random", "greedy"):
         raise ValueError(f'player must be "random" or "greedy", not {player!r}')
     forced, _ = forced_call(ruleset, dealer, scores)
-    order, _cut, hands, caller, t, plays = play_hand(
+    order, hands, caller, t, plays, card_pts = play_hand(
         rng.random,
         rng.getrandbits,
         dealer=dealer,
@@ -376,15 +359,15 @@ def simulate_hand(
         runs=shown,
         bella_seat=bella_seat,
     )
-    p0, p1, c0, c1, _ = score_fast(
-        dealer=dealer,
+    p0, p1, _ = score_fast(
         hands=hands,
         caller=caller,
         t=t,
-        plays=plays,
+        card_points=card_pts,
         runs_for_team=ruleset.runs_count_for_team,
         half_bait_is_whole_bait=ruleset.half_bait_is_whole_bait,
     )
+    c0, c1 = card_pts
     result = settle(
         ruleset,
         dealer=dealer,
