@@ -254,8 +254,9 @@ class _Pairer:
 
         The bye goes to the lowest-ranked candidate; the rest is cut into runs of even length
         (at score-group boundaries where possible) that are matched separately. A run with
-        no rematch-free pairing is merged with its neighbour; if even the whole field has
-        none, this gives up and :meth:`whole` decides (where another bye may help).
+        no rematch-free pairing is merged with the next one (the last with the one above it);
+        if even the whole field has none, this gives up and :meth:`whole` decides (where
+        another bye may help).
         """
         bye = self.bye_candidates[-1] if self.bye_candidates else None
         order = [i for i in range(len(self.teams)) if i != bye]
@@ -271,15 +272,17 @@ class _Pairer:
                 runs.append([])
         if not runs[-1]:
             runs.pop()
-        boards: list[tuple[int, int]] = []
+        done: list[tuple[list[int], list[tuple[int, int]]]] = []
         while runs:
             run = runs.pop(0)
             found = self._widening(run, False, False)
             if found is not None:
-                boards.extend(found)
+                done.append((run, found))
             elif runs:
                 runs[0] = run + runs[0]
+            elif done:
+                # The last run cannot be paired on its own: take back the run above it.
+                runs.append(done.pop()[0] + run)
             else:
-                # The last run has no rematch-free pairing of its own: pair the field at once.
                 return None, None
-        return boards, bye
+        return [board for _, boards in done for board in boards], bye

@@ -10,12 +10,14 @@ from hypothesis import strategies as st
 
 from tournaments.algorithms.bracket import (
     Bracket,
+    BracketMatch,
+    SlotSource,
     bracket_document,
     change_result,
     dependents,
     resolve,
 )
-from tournaments.algorithms.common import AlgorithmError, EntryId
+from tournaments.algorithms.common import AlgorithmError, EntryId, entry_sort_key
 from tournaments.algorithms.elimination import (
     double_elimination,
     final_placements,
@@ -317,3 +319,21 @@ def test_bracket_document_can_carry_display_names() -> None:
     final = document["sides"][0]["rounds"][1]["matches"][0]
     assert [slot["name"] for slot in final["slots"]] == ["Ace", "King"]
     assert document["entries"][2]["name"] == "3"  # no name given: the id
+
+
+def test_a_bracket_refuses_repeated_keys_and_matches_fed_from_later_ones() -> None:
+    seed = SlotSource.of_seed
+    first = BracketMatch("W1-1", "winners", 1, 1, (seed(1), seed(2)))
+    with pytest.raises(AlgorithmError) as caught:
+        Bracket("single_elimination", (1, 2), 2, (first, first), "W1-1")
+    assert caught.value.code == "duplicate"
+    later = BracketMatch("W2-1", "winners", 2, 1, (SlotSource.winner_of("W1-9"), seed(2)))
+    with pytest.raises(AlgorithmError) as caught:
+        Bracket("single_elimination", (1, 2), 2, (first, later), "W2-1")
+    assert caught.value.code == "order"
+
+
+def test_entry_ids_are_ints_or_strings_not_booleans() -> None:
+    with pytest.raises(AlgorithmError) as caught:
+        entry_sort_key(True)
+    assert caught.value.code == "type"
