@@ -208,10 +208,8 @@ def _ruleset_choice(
         slug = ruleset_preset or "cape-breton-standard"
         return preset(slug), slug
     rules = ruleset if isinstance(ruleset, Ruleset) else Ruleset.from_json(ruleset)
-    if ruleset_preset and ruleset_preset != CUSTOM_RULESET:
-        if preset(ruleset_preset) == rules:
-            return rules, ruleset_preset
-        return rules, CUSTOM_RULESET
+    if ruleset_preset and ruleset_preset != CUSTOM_RULESET and preset(ruleset_preset) == rules:
+        return rules, ruleset_preset
     for slug, candidate in PRESETS.items():
         if candidate == rules:
             return rules, slug
@@ -240,8 +238,12 @@ def _check_seats(team_a: Team, team_b: Team, seats: Sequence[Player]) -> None:
             raise ValidationFailed(
                 message,
                 code="bad_seats",
-                fields={f"seats.{s}": [message] for s in team_seats if seats[s].pk not in sitting}
-                or {f"seats.{team_seats[0]}": [message]},
+                fields={
+                    f"seats.{s}": [message]
+                    for s in team_seats
+                    if seats[s].pk not in team.player_ids
+                }
+                or {f"seats.{team_seats[1]}": [message]},
             )
 
 
@@ -533,9 +535,6 @@ def _apply_progress(game: Game, progress: EngineGameProgress, *, bump: bool = Tr
             game.status = Game.Status.IN_PROGRESS
             game.winner = ""
             game.finished_at = None
-    if game.status == Game.Status.ABANDONED:
-        game.next_dealer = None
-        game.forced_seat = None
     if bump:
         game.version += 1
 

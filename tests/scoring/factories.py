@@ -1,3 +1,4 @@
+# mypy: disable-error-code="no-untyped-call,attr-defined"
 """Factories for the scoring models (shared by the API, pages and tournaments tests).
 
 Games are created through :func:`scoring.services.game_create`, so their derived columns are
@@ -16,7 +17,7 @@ from scoring import services
 from scoring.models import Game, Hand, Player, Team
 
 
-class UserFactory(factory.django.DjangoModelFactory):
+class UserFactory(factory.django.DjangoModelFactory[Any]):
     class Meta:
         model = get_user_model()
         django_get_or_create = ("username",)
@@ -29,7 +30,7 @@ class UserFactory(factory.django.DjangoModelFactory):
         director = factory.Trait(is_staff=True)
 
 
-class PlayerFactory(factory.django.DjangoModelFactory):
+class PlayerFactory(factory.django.DjangoModelFactory[Player]):
     class Meta:
         model = Player
 
@@ -37,7 +38,7 @@ class PlayerFactory(factory.django.DjangoModelFactory):
     community = factory.Iterator(["Glace Bay", "Sydney", "North Sydney", "Cheticamp", "Baddeck"])
 
 
-class TeamFactory(factory.django.DjangoModelFactory):
+class TeamFactory(factory.django.DjangoModelFactory[Team]):
     class Meta:
         model = Team
 
@@ -48,7 +49,7 @@ class TeamFactory(factory.django.DjangoModelFactory):
     )
 
 
-class GameFactory(factory.django.DjangoModelFactory):
+class GameFactory(factory.django.DjangoModelFactory[Game]):
     """A game made by ``game_create``. ``first_dealer`` defaults to seat 0 (None: not chosen)."""
 
     class Meta:

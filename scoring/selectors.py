@@ -1,0 +1,235 @@
+"""Reads of the scoring app, shaped for their callers with a flat number of queries.
+
+* :func:`game_list`: games with their teams and seated players joined, filtered.
+* :func:`game_detail`: one game with seats, teams, counting hands and their disputes, in a
+  constant number of queries whatever the number of hands.
+* :func:`game_state`: the plain data a score-pad shows (totals, running score, whose deal,
+  who is forced, game over, winner, the ruleset in plain words). No rules of its own: every
+  figure is the engine's, stored by the services.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+
+from scoring.engine import Outcome, forced_call
+from scoring.models import Game, Hand, HandRevision, MisplayDispute, Player, Side, Team
+from tarabish_site.api.errors import NotFound
+
+GAME_JOINS = (
+    "team_a",
+    "team_b",
+    "seat_0",
+    "seat_1",
+    "seat_2",
+    "seat_3",
+)
+
+
+def player_list(*, search: str = "") -> QuerySet[Player]:
+    players = Player.objects.all()
+    if search:
+        players = players.filter(Q(display_name__icontains=search) | Q(community__icontains=search))
+    return players
+
+
+def team_list(*, player: Player | int | None = None, search: str = "") -> QuerySet[Team]:
+    teams = Team.objects.select_related("player_one", "player_two")
+    if player is not None:
+        teams = teams.filter(Q(player_one=player) | Q(player_two=player))
+    if search:
+        teams = teams.filter(
+            Q(name__icontains=search)
+            | Q(player_one__display_name__icontains=search)
+            | Q(player_two__display_name__icontains=search)
+        )
+    return teams
+
+
+def game_list(
+    *,
+    status: str | None = None,
+    team: Team | int | None = None,
+    player: Player | int | None = None,
+    date: datetime.date | None = None,
+    date_from: datetime.date | None = None,
+    date_to: datetime.date | None = None,
+) -> QuerySet[Game]:
+    """Games, newest first, with teams and seated players joined and the number of misplay
+    disputes waiting for a verdict (``pending_disputes``). Dates are local dates of creation."""
+    games = (
+        Game.objects.select_related(*GAME_JOINS)
+        .annotate(
+            pending_disputes=Count(
+                "hands__disputes",
+                filter=Q(hands__disputes__status=MisplayDispute.Status.PENDING),
+            )
+        )
+        .order_by("-created_at", "-id")
+    )
+    if status:
+        games = games.filter(status=status)
+    if team is not None:
+        games = games.filter(Q(team_a=team) | Q(team_b=team))
+    if player is not None:
+        games = games.filter(
+            Q(seat_0=player) | Q(seat_1=player) | Q(seat_2=player) | Q(seat_3=player)
+        )
+    if date is not None:
+        games = games.filter(created_at__date=date)
+    if date_from is not None:
+        games = games.filter(created_at__date__gte=date_from)
+    if date_to is not None:
+        games = games.filter(created_at__date__lte=date_to)
+    return games
+
+
+def game_detail(game_id: int) -> Game:
+    """One game with everything a score-pad or a page shows, in a constant number of queries.
+
+    ``game.hands.all()`` is the hands that count, in order (undone hands are left out), each
+    with ``hand.disputes.all()`` prefetched; ``game.scorekeepers.all()`` is prefetched too.
+    """
+    hands = (
+        Hand.objects.active()
+        .order_by("number")
+        .prefetch_related(Prefetch("disputes", queryset=MisplayDispute.objects.order_by("pk")))
+    )
+    game = (
+        Game.objects.select_related(*GAME_JOINS, "created_by")
+        .prefetch_related(Prefetch("hands", queryset=hands), "scorekeepers")
+        .filter(pk=game_id)
+        .first()
+    )
+    if game is None:
+        raise NotFound(f"game {game_id} does not exist")
+    return game
+
+
+def hand_list(*, game: Game | int, include_undone: bool = False) -> QuerySet[Hand]:
+    """A game's hands in order (the counting ones unless ``include_undone``)."""
+    hands = Hand.objects.filter(game=game).select_related("game")
+    if not include_undone:
+        hands = hands.active()
+    return hands.order_by("number", "id")
+
+
+def hand_detail(hand_id: int) -> Hand:
+    """One hand with its game, its revisions (oldest first) and its disputes."""
+    hand = (
+        Hand.objects.select_related("game")
+        .prefetch_related(
+            Prefetch(
+                "revisions",
+                queryset=HandRevision.objects.select_related("changed_by").order_by("version"),
+            ),
+            Prefetch("disputes", queryset=MisplayDispute.objects.order_by("pk")),
+        )
+        .filter(pk=hand_id)
+        .first()
+    )
+    if hand is None:
+        raise NotFound(f"hand {hand_id} does not exist")
+    return hand
+
+
+def dispute_list(
+    *, game: Game | int | None = None, status: str | None = None
+) -> QuerySet[MisplayDispute]:
+    disputes = MisplayDispute.objects.select_related("hand", "hand__game", "ruled_by")
+    if game is not None:
+        disputes = disputes.filter(hand__game=game)
+    if status:
+        disputes = disputes.filter(status=status)
+    return disputes.order_by("-created_at", "-id")
+
+
+def dispute_detail(dispute_id: int) -> MisplayDispute:
+    dispute = dispute_list().filter(pk=dispute_id).first()
+    if dispute is None:
+        raise NotFound(f"misplay dispute {dispute_id} does not exist")
+    return dispute
+
+
+def _seat(game: Game, seat: int | None) -> dict[str, Any] | None:
+    if seat is None:
+        return None
+    player = game.seats[seat]
+    return {
+        "seat": seat,
+        "side": Side.TEAM_A.value if seat % 2 == 0 else Side.TEAM_B.value,
+        "player_id": player.pk,
+        "name": player.display_name,
+    }
+
+
+def game_state(game: Game) -> dict[str, Any]:
+    """What a score-pad needs, as plain data (no rules of its own on the pad).
+
+    Reads the game's stored figures (the engine's, written by the services) and its counting
+    hands (prefetched by :func:`game_detail`, else one query). Seats and players should be
+    joined (both selectors here do).
+    """
+    rules = game.engine_ruleset
+    hands = list(game.hands.all()) if _hands_prefetched(game) else list(hand_list(game=game))
+    running = [
+        {
+            "number": h.number,
+            "dealer": h.dealer,
+            "caller": h.caller,
+            "trump": h.trump or None,
+            "outcome": h.outcome,
+            "outcome_label": Outcome(h.outcome).label,
+            "points": {"team_a": h.points_a, "team_b": h.points_b},
+            "running": {"team_a": h.running_a, "team_b": h.running_b},
+            "version": h.version,
+        }
+        for h in hands
+    ]
+    running_game = game.status == Game.Status.IN_PROGRESS
+    forced_team = None
+    if running_game and game.next_dealer is not None:
+        _, team = forced_call(rules, game.next_dealer, (game.score_a, game.score_b))
+        forced_team = None if team is None else (Side.TEAM_A, Side.TEAM_B)[team].value
+    winner = game.winner or None
+    return {
+        "game_id": game.pk,
+        "version": game.version,
+        "status": game.status,
+        "status_label": game.get_status_display(),
+        "over": game.status != Game.Status.IN_PROGRESS,
+        "winner": winner,
+        "winning_team": (
+            None
+            if winner is None
+            else {"id": game.team_of_side(winner).pk, "name": str(game.team_of_side(winner))}
+        ),
+        "ended_reason": game.ended_reason,
+        "teams": {
+            "team_a": {"id": game.team_a_id, "name": game.team_a.name, "seats": [0, 2]},
+            "team_b": {"id": game.team_b_id, "name": game.team_b.name, "seats": [1, 3]},
+        },
+        "seats": [_seat(game, s) for s in range(4)],
+        "totals": {"team_a": game.score_a, "team_b": game.score_b},
+        "target": rules.target,
+        "hands_played": game.hands_played,
+        "hands": running,
+        "first_dealer": _seat(game, game.first_dealer),
+        "first_dealer_method": game.first_dealer_method,
+        "first_dealer_flips": game.first_dealer_flips,
+        "next_hand": game.hands_played + 1 if running_game else None,
+        "next_dealer": _seat(game, game.next_dealer) if running_game else None,
+        "forced_seat": _seat(game, game.forced_seat) if running_game else None,
+        "forced_team": forced_team,
+        "ruleset_preset": game.ruleset_preset,
+        "ruleset": rules.to_json(),
+        "ruleset_described": [{"label": k, "value": v} for k, v in rules.describe()],
+    }
+
+
+def _hands_prefetched(game: Game) -> bool:
+    cache = getattr(game, "_prefetched_objects_cache", {})
+    return "hands" in cache
