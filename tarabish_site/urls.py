@@ -8,6 +8,7 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, Spec
 from rest_framework.permissions import AllowAny
 from rest_framework.routers import APIRootView, DefaultRouter
 
+from scoring.api import urls as scoring_api
 from tarabish_site.api.auth import TokenView
 from tarabish_site.api.exceptions import json_not_found
 from tarabish_site.health import healthz
@@ -22,8 +23,11 @@ class ApiRootView(APIRootView):
 router = DefaultRouter()
 router.APIRootView = ApiRootView
 
+router.registry.extend(scoring_api.router.registry)
+
 api_urlpatterns = [
     *router.urls,
+    *scoring_api.urlpatterns,
     path("auth/token/", TokenView.as_view(), name="auth-token"),
 ]
 
@@ -31,6 +35,7 @@ urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
+    path("", include("scoring.urls")),
     path("api/v1/", include((api_urlpatterns, "api"))),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),

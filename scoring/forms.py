@@ -1,0 +1,272 @@
+"""Forms of the score-pad pages.
+
+They only turn what was tapped into the entry a service takes (the same JSON the score-pad's
+script sends to the API); every rule is checked by the services and the engine, whose errors
+are put back next to the field they name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+SEATS = (0, 1, 2, 3)
+TRUMPS = (("C", "♣"), ("D", "♦"), ("H", "♥"), ("S", "♠"))
+VOID = "void"
+NO_TRUMP = "none"
+
+# Where an engine or service error field lands on the form.
+FIELD_OF_ERROR = {
+    "caller": "caller",
+    "trump": "trump",
+    "card_points": "count",
+    "card_points.team": "count_team",
+    "run_points": "runs",
+    "runs": "runs",
+    "bella_seat": "bella_seat",
+    "misplay": "misplay_by",
+    "misplay.called_by": "misplay_by",
+    "misplay.proven": "misplay_proven",
+    "thrown_in_by": "thrown_in_by",
+    "number": "__all__",
+    "entry": "__all__",
+    "game": "__all__",
+    "first_dealer": "__all__",
+    "reason": "reason",
+    "version": "__all__",
+}
+
+
+def form_field_of(error_field: str | None, known: Mapping[str, Any]) -> str | None:
+    """The form field an error path names (``"runs.1.top"`` -> ``"runs"``), or None for the
+    whole form."""
+    if not error_field:
+        return None
+    for candidate in (error_field, error_field.split(".")[0]):
+        name = FIELD_OF_ERROR.get(candidate, candidate)
+        if name in known:
+            return name
+    return None
+
+
+def _seat_choices(seat_names: Mapping[int, str], *, empty: Any = None) -> list[Any]:
+    choices: list[Any] = [("", empty)] if empty is not None else []
+    choices.extend((str(s), seat_names.get(s, str(s))) for s in SEATS)
+    return choices
+
+
+def _set_choices(form: forms.Form, name: str, choices: list[Any]) -> None:
+    field = form.fields[name]
+    assert isinstance(field, forms.ChoiceField)  # noqa: S101 - a programming error otherwise
+    field.choices = choices
+
+
+def _optional_seat(value: str | None) -> int | None:
+    return None if value is None or value == "" else int(value)
+
+
+class HandForm(forms.Form):
+    """One line of the score-sheet, as a scorekeeper taps it in."""
+
+    caller = forms.ChoiceField(label=_("Who called trump?"), widget=forms.RadioSelect)
+    trump = forms.ChoiceField(label=_("Trump"), widget=forms.RadioSelect, required=False)
+    count_team = forms.ChoiceField(label=_("Count of"), widget=forms.RadioSelect, required=False)
+    count = forms.IntegerField(label=_("Card points"), required=False, min_value=0)
+    bella_seat = forms.ChoiceField(label=_("Bella"), required=False)
+    misplay_by = forms.ChoiceField(label=_("Misplay called by"), required=False)
+    misplay_proven = forms.BooleanField(label=_("Misplay proven"), required=False)
+    thrown_in_by = forms.ChoiceField(label=_("Hand thrown in by"), required=False)
+
+    def __init__(
+        self,
+        *args: Any,
+        seat_names: Mapping[int, str],
+        team_names: tuple[str, str],
+        no_trump_allowed: bool = False,
+        void_allowed: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.seat_names = dict(seat_names)
+        callers = _seat_choices(seat_names)
+        if void_allowed:
+            callers.append((VOID, _("All passed")))
+        _set_choices(self, "caller", callers)
+        trumps: list[Any] = list(TRUMPS)
+        if no_trump_allowed:
+            trumps.append((NO_TRUMP, _("No trump")))
+        _set_choices(self, "trump", trumps)
+        _set_choices(self, "count_team", [("team_a", team_names[0]), ("team_b", team_names[1])])
+        _set_choices(self, "bella_seat", _seat_choices(seat_names, empty=_("No bella")))
+        _set_choices(self, "misplay_by", _seat_choices(seat_names, empty=_("No misplay")))
+        _set_choices(self, "thrown_in_by", _seat_choices(seat_names, empty=_("Played out")))
+        for seat in SEATS:
+            for kind, label in (("twenty", _("twenties")), ("fifty", _("fifties"))):
+                self.fields[f"{kind}_{seat}"] = forms.IntegerField(
+                    label=f"{seat_names.get(seat, seat)}: {label}",
+                    min_value=0,
+                    max_value=3,
+                    required=False,
+                    initial=0,
+                )
+
+    def run_fields(self) -> list[tuple[int, str, forms.BoundField, forms.BoundField]]:
+        """(seat, player, twenties field, fifties field) for the template."""
+        return [
+            (s, self.seat_names.get(s, str(s)), self[f"twenty_{s}"], self[f"fifty_{s}"])
+            for s in SEATS
+        ]
+
+    def to_entry(self) -> dict[str, Any]:
+        """The summary entry, in the shape the hand services and the API take."""
+        data = self.cleaned_data
+        caller = None if data["caller"] == VOID else int(data["caller"])
+        trump = data.get("trump") or None
+        if trump == NO_TRUMP:
+            trump = None
+        misplay_by = _optional_seat(data.get("misplay_by"))
+        entry: dict[str, Any] = {"caller": caller, "trump": trump if caller is not None else None}
+        if caller is not None and misplay_by is None and data.get("count") is not None:
+            entry["card_points"] = {
+                "team": data.get("count_team") or ("team_a" if caller % 2 == 0 else "team_b"),
+                "points": data["count"],
+            }
+        else:
+            entry["card_points"] = None
+        runs = [0, 0]
+        for seat in SEATS:
+            runs[seat % 2] += 20 * (data.get(f"twenty_{seat}") or 0)
+            runs[seat % 2] += 50 * (data.get(f"fifty_{seat}") or 0)
+        entry["run_points"] = runs if any(runs) else None
+        entry["bella_seat"] = _optional_seat(data.get("bella_seat"))
+        entry["misplay"] = (
+            None
+            if misplay_by is None
+            else {"called_by": misplay_by, "proven": bool(data.get("misplay_proven"))}
+        )
+        entry["thrown_in_by"] = _optional_seat(data.get("thrown_in_by"))
+        return entry
+
+    @staticmethod
+    def initial_from_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
+        """Form values that show a stored summary entry again (for a correction)."""
+        initial: dict[str, Any] = {}
+        caller = entry.get("caller")
+        initial["caller"] = VOID if caller is None else str(caller)
+        trump = entry.get("trump")
+        initial["trump"] = NO_TRUMP if trump is None and caller is not None else (trump or "")
+        points = entry.get("card_points")
+        if isinstance(points, Mapping):
+            initial["count_team"] = points.get("team")
+            initial["count"] = points.get("points")
+        elif isinstance(points, list | tuple) and len(points) == 2:
+            initial["count_team"] = "team_a"
+            initial["count"] = points[0]
+        for key in ("bella_seat", "thrown_in_by"):
+            value = entry.get(key)
+            initial[key] = "" if value is None else str(value)
+        misplay = entry.get("misplay")
+        if isinstance(misplay, Mapping):
+            initial["misplay_by"] = str(misplay.get("called_by"))
+            initial["misplay_proven"] = bool(misplay.get("proven"))
+        run_points = entry.get("run_points")
+        if isinstance(run_points, list | tuple) and len(run_points) == 2:
+            # shown as runs of the team's first seat: fifties first, then twenties
+            for team in (0, 1):
+                fifties, rest = divmod(int(run_points[team]), 50)
+                if rest % 20:
+                    fifties, rest = 0, int(run_points[team])
+                initial[f"fifty_{team}"] = fifties
+                initial[f"twenty_{team}"] = rest // 20
+        for run in entry.get("runs") or []:
+            if isinstance(run, Mapping) and run.get("seat") in SEATS:
+                key = f"{run.get('kind')}_{run['seat']}"
+                initial[key] = initial.get(key, 0) + 1
+        return initial
+
+
+class CorrectHandForm(HandForm):
+    """A correction: the new line, why, and the version that was read."""
+
+    reason = forms.CharField(label=_("Why is this hand corrected?"), max_length=500)
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+
+class FirstDealerForm(forms.Form):
+    seat = forms.TypedChoiceField(
+        label=_("First dealer"), coerce=int, choices=[(s, s) for s in SEATS]
+    )
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Reason"), max_length=500)
+
+
+class UndoForm(forms.Form):
+    confirm = forms.BooleanField(label=_("Yes, undo the last hand"))
+    reason = forms.CharField(label=_("Reason (optional)"), max_length=500, required=False)
+
+
+class DisputeForm(forms.Form):
+    """A misplay dispute: who calls it, on whom, which trick, the proof, and the tricks."""
+
+    called_by = forms.TypedChoiceField(label=_("Called by"), coerce=int)
+    accused = forms.TypedChoiceField(label=_("Accused player"), coerce=int)
+    trick = forms.TypedChoiceField(
+        label=_("Trick"), coerce=int, choices=[(t, t) for t in range(1, 10)]
+    )
+    proof_card = forms.CharField(
+        label=_("Proof card (optional)"),
+        max_length=3,
+        required=False,
+        help_text=_("The card that shows the misplay, e.g. 9H."),
+    )
+    tricks = forms.CharField(
+        label=_("The tricks, one per line"),
+        widget=forms.Textarea(attrs={"rows": 9, "autocapitalize": "characters"}),
+        help_text=_(
+            "Each line is one trick: the cards in the order they were played, "
+            "from the player who led, e.g. JH 9H AH 7H."
+        ),
+        required=False,
+    )
+
+    def __init__(self, *args: Any, seat_names: Mapping[int, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _set_choices(self, "called_by", _seat_choices(seat_names))
+        _set_choices(self, "accused", _seat_choices(seat_names))
+
+    def evidence(self, *, caller: int | None, trump: str | None) -> dict[str, Any] | None:
+        """The trick record shown as evidence, or None to use the hand's own record."""
+        text = self.cleaned_data.get("tricks") or ""
+        lines = [line.split() for line in text.upper().splitlines() if line.strip()]
+        if not lines:
+            return None
+        return {"caller": caller, "trump": trump, "tricks": lines}
+
+
+class DisputeRulingForm(forms.Form):
+    ruling = forms.ChoiceField(
+        label=_("Ruling"),
+        choices=[("upheld", _("Uphold the verdict")), ("overruled", _("Overrule the verdict"))],
+        widget=forms.RadioSelect,
+    )
+    note = forms.CharField(label=_("Note"), max_length=500, required=False)
+
+
+class CasualGameForm(forms.Form):
+    """A game between two teams that are not in a tournament: four names, a ruleset."""
+
+    a_one = forms.CharField(label=_("Team A, first player"), max_length=100)
+    a_two = forms.CharField(label=_("Team A, partner"), max_length=100)
+    b_one = forms.CharField(label=_("Team B, first player"), max_length=100)
+    b_two = forms.CharField(label=_("Team B, partner"), max_length=100)
+    table = forms.CharField(label=_("Table"), max_length=60, required=False)
+    ruleset_preset = forms.ChoiceField(label=_("Rules"))
+
+    def __init__(self, *args: Any, presets: Mapping[str, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _set_choices(self, "ruleset_preset", list(presets.items()))

@@ -1,0 +1,805 @@
+"""Pages of the scoring app: the score-pad, game, player and team pages, and the offline shell.
+
+Views read through :mod:`scoring.selectors` and write through :mod:`scoring.services`; what is
+left here is shaping for the templates (names of seats, labels, chart points). Hands are
+entered by the score-pad's script through the REST API (so they can wait in the phone's outbox
+with their idempotency key); the same form also posts here when scripts do not run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import segno
+from django.conf import settings
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseForbidden,
+    JsonResponse,
+)
+from django.shortcuts import redirect, render
+from django.templatetags.static import static
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_GET, require_POST
+
+from scoring import selectors, services
+from scoring.charts import ChartHand, running_score_svg
+from scoring.engine import PRESET_NAMES, EngineError, Suit, dealer_of_hand
+from scoring.forms import (
+    CasualGameForm,
+    CorrectHandForm,
+    DisputeForm,
+    DisputeRulingForm,
+    FirstDealerForm,
+    HandForm,
+    ReasonForm,
+    UndoForm,
+    form_field_of,
+)
+from scoring.models import Game, Hand, MisplayDispute
+from tarabish_site.api.errors import ApplicationError, Conflict, NotFound
+
+OUTCOME_LABELS = {
+    "made": gettext_lazy("Made"),
+    "half_bait": gettext_lazy("Half-bait"),
+    "bait": gettext_lazy("Bait"),
+    "void": gettext_lazy("All passed"),
+    "misplay_proven": gettext_lazy("Misplay proven"),
+    "misplay_not_proven": gettext_lazy("Misplay not proven"),
+    "thrown_in": gettext_lazy("Thrown in"),
+}
+DISPUTE_LABELS = {
+    "pending": gettext_lazy("Waiting for the verdict"),
+    "proven": gettext_lazy("Misplay proven"),
+    "not_proven": gettext_lazy("Misplay not proven"),
+    "record_rejected": gettext_lazy("Record rejected"),
+}
+SUITS = {suit.value: suit for suit in Suit}
+#: How many dealers ahead the score-pad knows, for hands entered with no signal.
+DEALERS_AHEAD = 40
+
+
+# --------------------------------------------------------------------------- the offline shell
+
+STATIC_DIR = Path(settings.BASE_DIR) / "static"
+
+
+@cache
+def shell_version() -> str:
+    """A fingerprint of the shell's files: a new one makes phones fetch the shell again."""
+    digest = hashlib.sha256()
+    for path in sorted(STATIC_DIR.rglob("*")):
+        if path.is_file() and path.suffix in {".css", ".js", ".svg"}:
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
+    template = Path(settings.BASE_DIR) / "templates" / "pages" / "sw.js"
+    digest.update(template.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+@require_GET
+def manifest(request: HttpRequest) -> JsonResponse:
+    """The web app manifest: the score-pad installs like an app and opens full screen."""
+    data = {
+        "name": _("Tarabish score-pad"),
+        "short_name": _("Tarabish"),
+        "description": _("Score Tarabish hands at the table, with or without signal."),
+        "start_url": reverse("home"),
+        "scope": "/",
+        "display": "standalone",
+        "background_color": "#fffdf7",
+        "theme_color": "#0b5d3b",
+        "icons": [
+            {"src": static("img/icon.svg"), "sizes": "any", "type": "image/svg+xml"},
+            {
+                "src": static("img/icon.svg"),
+                "sizes": "any",
+                "type": "image/svg+xml",
+                "purpose": "maskable",
+            },
+        ],
+    }
+    return JsonResponse(
+        data, content_type="application/manifest+json", json_dumps_params={"ensure_ascii": False}
+    )
+
+
+@require_GET
+@never_cache
+def service_worker(request: HttpRequest) -> HttpResponse:
+    response = render(
+        request,
+        "pages/sw.js",
+        {"version": shell_version(), "static_prefix": settings.STATIC_URL},
+        content_type="text/javascript",
+    )
+    response["Service-Worker-Allowed"] = "/"
+    return response
+
+
+@require_GET
+def offline(request: HttpRequest) -> HttpResponse:
+    return render(request, "pages/offline.html")
+
+
+# --------------------------------------------------------------------------- shaping for pages
+
+
+def seat_names(game: Game) -> dict[int, str]:
+    return {seat: player.display_name for seat, player in enumerate(game.seats)}
+
+
+def suit_symbol(letter: str | None) -> str:
+    suit = SUITS.get(letter or "")
+    return suit.symbol if suit else ""
+
+
+@dataclass
+class SheetRow:
+    """One line of the score-sheet as the page shows it."""
+
+    hand: Hand
+    number: int
+    dealer: str
+    caller: str
+    calling_team: int | None
+    trump: str
+    trump_letter: str
+    outcome: str
+    outcome_label: str
+    points: tuple[int, int]
+    running: tuple[int, int]
+    notes: list[str] = field(default_factory=list)
+    corrected: bool = False
+    disputes: list[MisplayDispute] = field(default_factory=list)
+
+
+def sheet_rows(game: Game, hands: Sequence[Hand]) -> list[SheetRow]:
+    """The score-sheet lines of ``hands`` (with their disputes prefetched)."""
+    names = seat_names(game)
+    teams = (game.team_a.name, game.team_b.name)
+    rows = []
+    for hand in hands:
+        notes = []
+        for team, points in enumerate((hand.run_points_a, hand.run_points_b)):
+            if points:
+                who = (
+                    names[hand.runs_counted_by] if hand.runs_counted_by is not None else teams[team]
+                )
+                notes.append(_("runs %(points)s (%(who)s)") % {"points": points, "who": who})
+        if hand.bella_seat is not None:
+            notes.append(_("bella (%(who)s)") % {"who": names[hand.bella_seat]})
+        misplay_by = hand.result.get("misplay_by") if isinstance(hand.result, dict) else None
+        if misplay_by is not None:
+            notes.append(_("misplay called by %(who)s") % {"who": names[misplay_by]})
+        thrown = hand.entry.get("thrown_in_by") if isinstance(hand.entry, dict) else None
+        if thrown is not None:
+            notes.append(_("thrown in by %(who)s") % {"who": names[thrown]})
+        rows.append(
+            SheetRow(
+                hand=hand,
+                number=hand.number,
+                dealer=names[hand.dealer],
+                caller=names[hand.caller] if hand.caller is not None else "",
+                calling_team=None if hand.caller is None else hand.caller % 2,
+                trump=suit_symbol(hand.trump) or ("" if hand.caller is None else _("no trump")),
+                trump_letter=hand.trump,
+                outcome=hand.outcome,
+                outcome_label=str(OUTCOME_LABELS.get(hand.outcome, hand.outcome)),
+                points=(hand.points_a, hand.points_b),
+                running=(hand.running_a, hand.running_b),
+                notes=notes,
+                corrected=hand.version > 1,
+                disputes=list(hand.disputes.all()),
+            )
+        )
+    return rows
+
+
+def chart_svg(game: Game, rows: Sequence[SheetRow]) -> SafeString:
+    hands = [ChartHand(r.number, r.running, r.outcome, r.calling_team) for r in rows]
+    svg = running_score_svg(
+        hands,
+        target=int(game.engine_ruleset.target),
+        team_names=(game.team_a.name, game.team_b.name),
+        translate=_,
+    )
+    return mark_safe(svg)  # noqa: S308 - built by scoring.charts, which escapes every text
+
+
+def qr_svg(url: str) -> SafeString:
+    """A QR code for ``url`` as inline SVG."""
+    code = segno.make(url, error="m")
+    svg = code.svg_inline(scale=4, border=2, dark="#1b1b1b", light="#ffffff")
+    return mark_safe(svg)  # noqa: S308 - segno's own markup of a URL we built
+
+
+def _status_text(game: Game) -> str:
+    if game.status == Game.Status.FINISHED and game.winning_team is not None:
+        return _("%(team)s won") % {"team": game.winning_team.name}
+    if game.status == Game.Status.ABANDONED:
+        return _("Ended early")
+    return _("In progress")
+
+
+def game_context(game: Game, hands: Sequence[Hand]) -> dict[str, Any]:
+    """What every page showing a game's sheet needs."""
+    names = seat_names(game)
+    rows = sheet_rows(game, hands)
+    rules = game.engine_ruleset
+    forced = game.forced_seat
+    return {
+        "game": game,
+        "rows": rows,
+        "seat_names": names,
+        "seats": [
+            {
+                "seat": s,
+                "name": names[s],
+                "team": s % 2,
+                "team_name": game.team_of_side("team_a" if s % 2 == 0 else "team_b").name,
+            }
+            for s in range(4)
+        ],
+        "teams": (game.team_a, game.team_b),
+        "next_dealer_name": names.get(game.next_dealer) if game.next_dealer is not None else "",
+        "forced_name": names.get(forced) if forced is not None else "",
+        "status_text": _status_text(game),
+        "ruleset_lines": rules.describe(),
+        "target": rules.target,
+        "chart": chart_svg(game, rows) if rows else "",
+        "pending_disputes": any(d.status == "pending" for r in rows for d in r.disputes),
+    }
+
+
+def _game_or_404(pk: int) -> tuple[Game, list[Hand]]:
+    """The game with its seats, teams and counting hands (with their disputes)."""
+    try:
+        game = selectors.game_detail(pk)
+    except NotFound:
+        raise Http404(_("There is no game %(pk)s.") % {"pk": pk}) from None
+    return game, list(game.hands.all())
+
+
+def _put_errors(form: Any, error: Exception) -> None:
+    """Put a service or engine refusal next to the field it names."""
+    if isinstance(error, EngineError):
+        form.add_error(form_field_of(error.field, form.fields), str(error))
+        return
+    if isinstance(error, ApplicationError):
+        placed = False
+        for key, reasons in error.fields.items():
+            target = form_field_of(key, form.fields)
+            for reason in reasons:
+                form.add_error(target, reason)
+                placed = True
+        if not placed:
+            form.add_error(None, error.message)
+
+
+def _user(request: HttpRequest) -> Any:
+    """The signed-in user, or None."""
+    return request.user if request.user.is_authenticated else None
+
+
+def _refuse_unless_keeper(request: HttpRequest, game: Game) -> HttpResponse | None:
+    if not services.user_can_keep_score(request.user, game):
+        return HttpResponseForbidden(_("Only this game's scorekeepers and directors can do this."))
+    return None
+
+
+# --------------------------------------------------------------------------- score-pad
+
+
+def _hand_form(game: Game, *args: Any, form_class: type[HandForm] = HandForm, **kwargs: Any) -> Any:
+    return form_class(
+        *args,
+        seat_names=seat_names(game),
+        team_names=(game.team_a.name, game.team_b.name),
+        no_trump_allowed=game.engine_ruleset.no_trump_allowed,
+        void_allowed=game.engine_ruleset.dealer_may_pass,
+        **kwargs,
+    )
+
+
+def pad_config(request: HttpRequest, game: Game) -> dict[str, Any]:
+    """What the score-pad's script needs (it knows no rules: the dealers ahead come from the
+    engine here, and every score from the server)."""
+    first = game.first_dealer
+    dealers = (
+        {n: dealer_of_hand(first, n) for n in range(1, game.hands_played + DEALERS_AHEAD)}
+        if first is not None
+        else {}
+    )
+    return {
+        "game": game.pk,
+        "version": game.version,
+        "nextNumber": game.hands_played + 1,
+        "running": game.status == Game.Status.IN_PROGRESS and first is not None,
+        "dealers": dealers,
+        "seats": seat_names(game),
+        "teams": [game.team_a.name, game.team_b.name],
+        "urls": {
+            "hands": f"/api/v1/games/{game.pk}/hands/",
+            "preview": reverse("scoring:game-preview", args=[game.pk]),
+            "sheet": reverse("scoring:game-pad-sheet", args=[game.pk]),
+        },
+        "words": {
+            "notSent": _("Not yet sent"),
+            "refused": _("Refused by the server"),
+            "discard": _("Discard"),
+            "hand": _("Hand"),
+            "previewOffline": _(
+                "No signal: the hand is checked when it is sent. It is kept on this phone."
+            ),
+            "sending": _("Sending…"),
+            "allSent": _("Every hand is stored."),
+            "waiting": _("%(count)s hand(s) not yet sent"),
+            "made": str(OUTCOME_LABELS["made"]),
+        },
+    }
+
+
+@require_GET
+def game_pad(request: HttpRequest, pk: int) -> HttpResponse:
+    game, hands = _game_or_404(pk)
+    context = game_context(game, hands)
+    can_write = services.user_can_keep_score(request.user, game)
+    context.update(
+        {
+            "can_write": can_write,
+            "can_direct": services.user_can_direct(request.user),
+            "form": _hand_form(game, initial={"count_team": "team_a"}),
+            "config": pad_config(request, game),
+            "first_dealer_flips": [
+                {"seat": s, "name": seat_names(game)[s], "card": card}
+                for s, card in (game.first_dealer_flips or [])
+            ],
+        }
+    )
+    return render(request, "scoring/pad.html", context)
+
+
+@require_GET
+@never_cache
+def game_pad_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    """The live part of the score-pad (scoreboard, sheet), for the script to refresh.
+
+    ``?version=N``: 204 when the game is still at version N (nothing to redraw).
+    """
+    game, hands = _game_or_404(pk)
+    seen = request.GET.get("version", "")
+    if seen.isdigit() and int(seen) == game.version:
+        return HttpResponse(status=204)
+    context = game_context(game, hands)
+    context["can_write"] = services.user_can_keep_score(request.user, game)
+    response = render(request, "scoring/_live.html", context)
+    response["X-Game-Version"] = str(game.version)
+    return response
+
+
+def _preview_payload(game: Game, hand: Hand, before: tuple[int, int]) -> dict[str, Any]:
+    return {
+        "ok": True,
+        "outcome": hand.outcome,
+        "outcome_label": str(OUTCOME_LABELS.get(hand.outcome, hand.outcome)),
+        "card_points": [hand.card_points_a, hand.card_points_b],
+        "points": [hand.points_a, hand.points_b],
+        "before": list(before),
+        "totals": [game.score_a, game.score_b],
+        "over": game.status == Game.Status.FINISHED,
+        "winner": game.winning_team.name if game.winning_team else None,
+        "dealer": hand.dealer,
+    }
+
+
+class _DryRun(Exception):
+    """Raised to roll back a preview after reading what the service would store."""
+
+    def __init__(self, payload: dict[str, Any]) -> None:
+        super().__init__("preview")
+        self.payload = payload
+
+
+@require_POST
+def game_preview(request: HttpRequest, pk: int) -> JsonResponse:
+    """What saving this hand would give: the engine's outcome and the new score.
+
+    The entry goes through the very service that stores hands, inside a transaction that is
+    always rolled back, so the preview can never disagree with the real thing.
+    """
+    game, _hands = _game_or_404(pk)
+    refused = _refuse_unless_keeper(request, game)
+    if refused is not None:
+        return JsonResponse({"message": _("Not allowed."), "code": "permission_denied"}, status=403)
+    try:
+        body = json.loads(request.body or b"{}")
+    except ValueError:
+        return JsonResponse(
+            {"message": _("The entry is not JSON."), "code": "bad_json"}, status=400
+        )
+    entry = body.get("entry") if isinstance(body, dict) else None
+    if not isinstance(entry, dict):
+        return JsonResponse(
+            {"message": _("Give the hand as an entry."), "code": "bad_json"}, status=400
+        )
+    before = (game.score_a, game.score_b)
+    try:
+        with transaction.atomic():
+            hand = services.hand_record(
+                game=game,
+                entry_kind="summary",
+                entry=entry,
+                by=_user(request),
+            )
+            raise _DryRun(_preview_payload(game, hand, before))
+    except _DryRun as done:
+        return JsonResponse(done.payload)
+    except EngineError as exc:
+        fields = {exc.field or "entry": [str(exc)]}
+        return JsonResponse(
+            {"ok": False, "message": str(exc), "code": exc.code, "fields": fields}, status=400
+        )
+    except ApplicationError as exc:
+        return JsonResponse(
+            {"ok": False, "message": exc.message, "code": exc.code, "fields": exc.fields},
+            status=exc.status,
+        )
+
+
+@require_POST
+@login_required
+def game_hand_add(request: HttpRequest, pk: int) -> HttpResponse:
+    """The score-pad's form when no script runs: store the hand and show the pad again."""
+    game, hands = _game_or_404(pk)
+    refused = _refuse_unless_keeper(request, game)
+    if refused is not None:
+        return refused
+    form = _hand_form(game, request.POST)
+    if form.is_valid():
+        try:
+            services.hand_record(
+                game=game,
+                entry_kind="summary",
+                entry=form.to_entry(),
+                by=_user(request),
+            )
+        except (EngineError, ApplicationError) as exc:
+            _put_errors(form, exc)
+        else:
+            return redirect("scoring:game-pad", pk=game.pk)
+    context = game_context(game, hands)
+    context.update(
+        {
+            "can_write": True,
+            "form": form,
+            "config": pad_config(request, game),
+            "first_dealer_flips": [],
+        }
+    )
+    return render(request, "scoring/pad.html", context, status=400)
+
+
+@require_POST
+@login_required
+def game_first_dealer(request: HttpRequest, pk: int) -> HttpResponse:
+    game, _hands = _game_or_404(pk)
+    refused = _refuse_unless_keeper(request, game)
+    if refused is not None:
+        return refused
+    try:
+        if "flip" in request.POST:
+            services.game_first_dealer_flip(game=game, by=_user(request))
+        else:
+            form = FirstDealerForm(request.POST)
+            if not form.is_valid():
+                return _pad_with_error(request, pk, _("Choose the first dealer's seat."))
+            services.game_first_dealer_set(
+                game=game,
+                seat=form.cleaned_data["seat"],
+                by=_user(request),
+            )
+    except (EngineError, ApplicationError) as exc:
+        return _pad_with_error(request, pk, str(exc))
+    return redirect("scoring:game-pad", pk=pk)
+
+
+def _pad_with_error(request: HttpRequest, pk: int, message: str) -> HttpResponse:
+    game, hands = _game_or_404(pk)
+    context = game_context(game, hands)
+    context.update(
+        {
+            "can_write": True,
+            "form": _hand_form(game),
+            "config": pad_config(request, game),
+            "pad_error": message,
+            "first_dealer_flips": [],
+        }
+    )
+    return render(request, "scoring/pad.html", context, status=400)
+
+
+@login_required
+def game_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    game, hands = _game_or_404(pk)
+    refused = _refuse_unless_keeper(request, game)
+    if refused is not None:
+        return refused
+    form = UndoForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.hand_undo_last(
+                game=game,
+                by=_user(request),
+                reason=form.cleaned_data["reason"],
+            )
+        except (EngineError, ApplicationError) as exc:
+            _put_errors(form, exc)
+        else:
+            return redirect("scoring:game-pad", pk=pk)
+    context = game_context(game, hands)
+    context.update({"form": form, "last": context["rows"][-1] if context["rows"] else None})
+    return render(request, "scoring/undo.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+def game_end(request: HttpRequest, pk: int) -> HttpResponse:
+    game, hands = _game_or_404(pk)
+    refused = _refuse_unless_keeper(request, game)
+    if refused is not None:
+        return refused
+    form = ReasonForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.game_end_early(
+                game=game,
+                by=_user(request),
+                reason=form.cleaned_data["reason"],
+            )
+        except (EngineError, ApplicationError) as exc:
+            _put_errors(form, exc)
+        else:
+            return redirect("scoring:game-pad", pk=pk)
+    context = game_context(game, hands)
+    context["form"] = form
+    return render(request, "scoring/end.html", context, status=400 if form.errors else 200)
+
+
+@require_POST
+@login_required
+def game_next(request: HttpRequest, pk: int) -> HttpResponse:
+    """Start the next game between the same teams, in the same seats, at the same table."""
+    game, _hands = _game_or_404(pk)
+    refused = _refuse_unless_keeper(request, game)
+    if refused is not None:
+        return refused
+    if not game.is_over:
+        return _pad_with_error(request, pk, _("Finish or end this game before starting the next."))
+    try:
+        new = services.game_create(
+            team_a=game.team_a,
+            team_b=game.team_b,
+            seats=game.seats,
+            ruleset=game.ruleset,
+            ruleset_preset=game.ruleset_preset,
+            table=game.table,
+            created_by=_user(request),
+            scorekeepers=list(game.scorekeepers.all()),
+        )
+    except (EngineError, ApplicationError) as exc:
+        return _pad_with_error(request, pk, str(exc))
+    return redirect("scoring:game-pad", pk=new.pk)
+
+
+def _hand_of(hands: Sequence[Hand], number: int) -> Hand:
+    for hand in hands:
+        if hand.number == number:
+            return hand
+    raise Http404(_("There is no hand %(number)s in this game.") % {"number": number})
+
+
+@login_required
+def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    game, hands = _game_or_404(pk)
+    refused = _refuse_unless_keeper(request, game)
+    if refused is not None:
+        return refused
+    hand = _hand_of(hands, number)
+    if request.method == "POST":
+        form = _hand_form(game, request.POST, form_class=CorrectHandForm)
+        if form.is_valid():
+            try:
+                services.hand_correct(
+                    hand=hand,
+                    entry=form.to_entry(),
+                    reason=form.cleaned_data["reason"],
+                    by=_user(request),
+                    expected_version=form.cleaned_data["version"],
+                    entry_kind="summary",
+                )
+            except (EngineError, ApplicationError) as exc:
+                _put_errors(form, exc)
+            else:
+                return redirect("scoring:game-pad", pk=pk)
+    else:
+        initial = HandForm.initial_from_entry(hand.entry) if hand.entry_kind == "summary" else {}
+        initial["version"] = hand.version
+        form = _hand_form(game, initial=initial, form_class=CorrectHandForm)
+    context = game_context(game, hands)
+    context.update(
+        {
+            "form": form,
+            "hand": hand,
+            "row": next(r for r in context["rows"] if r.number == number),
+            "tricks_entry": hand.entry_kind != "summary",
+        }
+    )
+    return render(request, "scoring/correct.html", context, status=400 if form.errors else 200)
+
+
+@login_required
+def hand_dispute(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    game, hands = _game_or_404(pk)
+    refused = _refuse_unless_keeper(request, game)
+    if refused is not None:
+        return refused
+    hand = _hand_of(hands, number)
+    form = DisputeForm(
+        request.POST if request.method == "POST" else None, seat_names=seat_names(game)
+    )
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            services.dispute_open(
+                hand=hand,
+                called_by=data["called_by"],
+                accused=data["accused"],
+                trick=data["trick"],
+                proof_card=data["proof_card"] or None,
+                evidence=form.evidence(caller=hand.caller, trump=hand.trump or None),
+                by=_user(request),
+            )
+        except (EngineError, ApplicationError) as exc:
+            if isinstance(exc, EngineError) and (exc.field or "").startswith("evidence"):
+                form.add_error("tricks", str(exc))
+            else:
+                _put_errors(form, exc)
+        else:
+            return redirect(reverse("scoring:game-pad", args=[pk]) + f"#hand-{number}")
+    context = game_context(game, hands)
+    context.update({"form": form, "hand": hand})
+    return render(request, "scoring/dispute.html", context, status=400 if form.errors else 200)
+
+
+@require_POST
+@login_required
+def dispute_rule(request: HttpRequest, pk: int) -> HttpResponse:
+    """A director upholds or overrules the engine's verdict."""
+    if not services.user_can_direct(request.user):
+        return HttpResponseForbidden(_("Only a director rules on disputes."))
+    try:
+        dispute = selectors.dispute_detail(pk)
+    except NotFound:
+        raise Http404(_("There is no such dispute.")) from None
+    form = DisputeRulingForm(request.POST)
+    next_url = request.POST.get("next") or reverse("scoring:game-pad", args=[dispute.hand.game_id])
+    if form.is_valid():
+        try:
+            services.dispute_rule(
+                dispute=dispute,
+                ruling=form.cleaned_data["ruling"],
+                note=form.cleaned_data["note"],
+                by=_user(request),
+            )
+        except (EngineError, ApplicationError) as exc:
+            return render(
+                request,
+                "scoring/message.html",
+                {"title": _("The ruling was refused"), "message": str(exc), "back": next_url},
+                status=400,
+            )
+    if not next_url.startswith("/"):
+        next_url = "/"
+    return redirect(next_url)
+
+
+# --------------------------------------------------------------------------- casual game
+
+
+def _player(name: str) -> Any:
+    """The player of this name (with no community), new if there is none."""
+    try:
+        return services.player_create(display_name=name)
+    except Conflict as exc:
+        if exc.code != "player_exists":
+            raise
+        for player in selectors.player_list(search=name):
+            if player.display_name == name.strip() and not player.community:
+                return player
+        raise
+
+
+def _team(one: Any, two: Any) -> Any:
+    return services.team_find(player_one=one, player_two=two) or services.team_create(
+        player_one=one, player_two=two
+    )
+
+
+@login_required
+def game_new(request: HttpRequest) -> HttpResponse:
+    """A casual game between two teams: four names and the rules."""
+    form = CasualGameForm(request.POST if request.method == "POST" else None, presets=PRESET_NAMES)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            with transaction.atomic():
+                a1, a2 = _player(data["a_one"]), _player(data["a_two"])
+                b1, b2 = _player(data["b_one"]), _player(data["b_two"])
+                game = services.game_create(
+                    team_a=_team(a1, a2),
+                    team_b=_team(b1, b2),
+                    seats=(a1, b1, a2, b2),
+                    ruleset_preset=data["ruleset_preset"],
+                    table=data["table"],
+                    created_by=_user(request),
+                )
+        except (EngineError, ApplicationError) as exc:
+            _put_errors(form, exc)
+        else:
+            return redirect("scoring:game-pad", pk=game.pk)
+    return render(request, "scoring/game_new.html", {"form": form})
+
+
+# --------------------------------------------------------------------------- public pages
+
+
+@require_GET
+def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    game, hands = _game_or_404(pk)
+    context = game_context(game, hands)
+    context["can_write"] = services.user_can_keep_score(request.user, game)
+    return render(request, "scoring/game_detail.html", context)
+
+
+@require_GET
+def game_print(request: HttpRequest, pk: int) -> HttpResponse:
+    """A printable score-sheet for the table, with a QR code that opens its score-pad."""
+    game, hands = _game_or_404(pk)
+    context = game_context(game, hands)
+    url = request.build_absolute_uri(reverse("scoring:game-pad", args=[pk]))
+    context.update(
+        {
+            "qr": qr_svg(url),
+            "pad_url": url,
+            "blank_lines": range(len(hands) + 1, max(len(hands) + 1, 17)),
+        }
+    )
+    return render(request, "scoring/print.html", context)
+
+
+def results_of(games: Sequence[Game], team_ids: Mapping[int, Any]) -> list[dict[str, Any]]:
+    """Game lines for a player's or team's page: the opponents, the score, won or lost."""
+    lines = []
+    for game in games:
+        ours_a = game.team_a_id in team_ids
+        us, them = (game.team_a, game.team_b) if ours_a else (game.team_b, game.team_a)
+        score = (game.score_a, game.score_b) if ours_a else (game.score_b, game.score_a)
+        won = None
+        if game.status == Game.Status.FINISHED:
+            won = (game.winner == "team_a") == ours_a
+        lines.append({"game": game, "us": us, "them": them, "score": score, "won": won})
+    return lines

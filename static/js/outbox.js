@@ -1,0 +1,128 @@
+// The outbox: writes to the API that have not reached the server yet, kept in IndexedDB so a
+// phone with no signal (or a reload, or a flat battery) loses nothing. Every entry carries its
+// Idempotency-Key from the moment it is created, so sending it twice stores it once.
+
+const DB_NAME = "tarabish-outbox";
+const STORE = "requests";
+
+function openDb() {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.open(DB_NAME, 1);
+    request.onupgradeneeded = () => {
+      const store = request.result.createObjectStore(STORE, { keyPath: "key" });
+      store.createIndex("scope", "scope");
+    };
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+  });
+}
+
+async function withStore(mode, work) {
+  const db = await openDb();
+  return new Promise((resolve, reject) => {
+    const tx = db.transaction(STORE, mode);
+    const result = work(tx.objectStore(STORE));
+    tx.oncomplete = () => { db.close(); resolve(result && "result" in result ? result.result : undefined); };
+    tx.onerror = () => { db.close(); reject(tx.error); };
+  });
+}
+
+export function newKey() {
+  if (crypto.randomUUID) return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export function csrfToken() {
+  const match = document.cookie.match(/(?:^|;\s*)csrftoken=([^;]+)/);
+  if (match) return decodeURIComponent(match[1]);
+  const input = document.querySelector("input[name=csrfmiddlewaretoken]");
+  return input ? input.value : "";
+}
+
+export class Outbox extends EventTarget {
+  constructor(scope) {
+    super();
+    this.scope = scope;
+    this.sending = false;
+    window.addEventListener("online", () => this.flush());
+    // Some networks come back without an "online" event: try again now and then.
+    setInterval(() => { if (navigator.onLine) this.flush(); }, 15000);
+  }
+
+  async pending() {
+    const all = await withStore("readonly", (store) => store.index("scope").getAll(this.scope));
+    return (all || []).sort((a, b) => a.created - b.created);
+  }
+
+  async add({ url, method = "POST", body, label, headers = {} }) {
+    const entry = {
+      key: newKey(), scope: this.scope, url, method, body, label, headers,
+      created: Date.now(), error: null,
+    };
+    await withStore("readwrite", (store) => store.put(entry));
+    this.changed();
+    return entry;
+  }
+
+  async remove(key) {
+    await withStore("readwrite", (store) => store.delete(key));
+    this.changed();
+  }
+
+  async update(entry) {
+    await withStore("readwrite", (store) => store.put(entry));
+    this.changed();
+  }
+
+  changed() { this.dispatchEvent(new Event("change")); }
+
+  // Send what is waiting, oldest first; stop at the first one the network cannot carry.
+  // A refused entry (the server answered with an error) stays, with the reason, until the
+  // scorekeeper fixes or discards it; nothing behind it is sent out of order.
+  async flush() {
+    if (this.sending) return;
+    this.sending = true;
+    try {
+      for (const entry of await this.pending()) {
+        if (entry.error) break;
+        let response;
+        try {
+          response = await fetch(entry.url, {
+            method: entry.method,
+            credentials: "same-origin",
+            headers: {
+              "Content-Type": "application/json",
+              Accept: "application/json",
+              "Idempotency-Key": entry.key,
+              "X-CSRFToken": csrfToken(),
+              ...entry.headers,
+            },
+            body: entry.body === undefined ? undefined : JSON.stringify(entry.body),
+          });
+        } catch {
+          break; // no signal: keep it for later
+        }
+        let data = null;
+        try { data = await response.json(); } catch { data = null; }
+        if (response.ok) {
+          await this.remove(entry.key);
+          this.dispatchEvent(new CustomEvent("sent", { detail: { entry, data } }));
+        } else if (
+          response.status >= 500 || response.status === 429
+          || (data && data.code === "idempotency_key_in_flight")
+        ) {
+          break; // busy, or the first copy is still being stored: try again later, same key
+        } else {
+          entry.error = (data && data.message) || `${response.status} ${response.statusText}`;
+          entry.fields = (data && data.fields) || {};
+          await this.update(entry);
+          this.dispatchEvent(new CustomEvent("refused", { detail: { entry, data } }));
+          break;
+        }
+      }
+    } finally {
+      this.sending = false;
+    }
+  }
+}

@@ -1,0 +1,71 @@
+"""Fixtures for the page tests: a browser (Debian's Chromium through Playwright) and a signed-in
+browser context against pytest-django's live server.
+
+Playwright's sync API runs an event loop in this thread; the Django ORM calls the tests make
+beside it are ordinary synchronous calls, which Django would refuse while a loop runs.
+"""
+
+import os
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def browser_context(browser: Any, live_server: Any) -> Iterator[Any]:
+    context = browser.new_context(base_url=live_server.url, viewport=PHONE)
+    context.set_default_timeout(10_000)
+    yield context
+    context.close()
+
+
+@pytest.fixture
+def page(browser_context: Any) -> Iterator[Any]:
+    page = browser_context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    assert not errors, f"JavaScript errors on the page: {errors}"
+
+
+@pytest.fixture
+def sign_in(browser_context: Any, live_server: Any) -> Callable[[Any], None]:
+    """Give the browser the session of ``user`` (as if they had signed in)."""
+
+    def sign_in_as(user: Any) -> None:
+        client = Client()
+        client.force_login(user)
+        cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+        browser_context.add_cookies(
+            [{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "url": live_server.url}]
+        )
+
+    return sign_in_as

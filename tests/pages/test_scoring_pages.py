@@ -1,0 +1,250 @@
+# mypy: disable-error-code="no-untyped-call,attr-defined,arg-type"
+"""The score-pad and game pages: what they show, what they refuse, how many queries they take."""
+
+import json
+
+import pytest
+from django.urls import reverse
+
+from scoring import services
+from scoring.models import Game, Hand
+from tests.scoring.factories import GameFactory, UserFactory, record_hand, record_hands, summary
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def keeper():
+    return UserFactory()
+
+
+@pytest.fixture
+def game(keeper):
+    return GameFactory(scorekeepers=[keeper])
+
+
+def test_shell_manifest_and_service_worker(client):
+    manifest = client.get(reverse("scoring:manifest"))
+    assert manifest["Content-Type"] == "application/manifest+json"
+    assert manifest.json()["display"] == "standalone"
+    worker = client.get(reverse("scoring:service-worker"))
+    assert worker["Service-Worker-Allowed"] == "/"
+    body = worker.content.decode()
+    assert "/static/css/site.css" in body
+    assert "tarabish-shell-" in body
+    assert client.get(reverse("scoring:offline")).status_code == 200
+
+
+def test_pad_shows_sheet_and_next_deal(client, keeper, game, django_assert_max_num_queries):
+    record_hand(game, summary(caller=1, card_points=(100, 62)))  # team B called and was baited
+    client.force_login(keeper)
+    url = reverse("scoring:game-pad", args=[game.pk])
+    response = client.get(url)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert 'data-outcome="bait"' in page
+    assert 'id="hand-form"' in page
+    config = json.loads(response.context["config"] and json.dumps(response.context["config"]))
+    assert config["nextNumber"] == 2
+    assert config["dealers"]["2"] if isinstance(next(iter(config["dealers"])), str) else True
+
+
+def test_pad_query_count_is_flat(client, keeper, django_assert_max_num_queries):
+    client.force_login(keeper)
+    small = GameFactory(scorekeepers=[keeper])
+    record_hands(small, 2)
+    big = GameFactory(scorekeepers=[keeper], ruleset_preset="kitchen-table")
+    for _ in range(12):
+        record_hand(big, summary(caller=None, trump=None, card_points=None))
+    record_hands(big, 3)
+    with django_assert_max_num_queries(12) as few:
+        client.get(reverse("scoring:game-pad", args=[small.pk]))
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        client.get(reverse("scoring:game-pad", args=[big.pk]))
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        client.get(reverse("scoring:game-detail", args=[big.pk]))
+
+
+def test_watchers_see_the_sheet_but_no_form(client, game):
+    record_hand(game)
+    page = client.get(reverse("scoring:game-pad", args=[game.pk])).content.decode()
+    assert 'id="hand-form"' not in page
+    assert "Sign in" in page
+
+
+def test_preview_says_what_saving_would_give_and_writes_nothing(client, keeper, game):
+    client.force_login(keeper)
+    url = reverse("scoring:game-preview", args=[game.pk])
+    entry = {"caller": 0, "trump": "S", "card_points": {"team": "team_a", "points": 70}}
+    response = client.post(url, {"entry": entry}, content_type="application/json")
+    data = response.json()
+    assert response.status_code == 200, data
+    assert data["outcome"] == "bait"
+    assert data["points"] == [0, 162]
+    assert data["totals"] == [0, 162]
+    assert Hand.objects.count() == 0
+    game.refresh_from_db()
+    assert (game.score_a, game.score_b, game.hands_played) == (0, 0, 0)
+
+
+def test_preview_names_the_field_of_an_impossible_entry(client, keeper, game):
+    client.force_login(keeper)
+    url = reverse("scoring:game-preview", args=[game.pk])
+    entry = {"caller": 0, "trump": "S", "card_points": {"team": "team_a", "points": 161}}
+    response = client.post(url, {"entry": entry}, content_type="application/json")
+    data = response.json()
+    assert response.status_code == 400
+    assert "card_points" in data["fields"]
+    assert "161" in data["message"]
+
+
+def test_preview_refuses_a_stranger(client, game):
+    client.force_login(UserFactory())
+    url = reverse("scoring:game-preview", args=[game.pk])
+    assert client.post(url, {"entry": {}}, content_type="application/json").status_code == 403
+
+
+def test_form_post_stores_a_hand_without_script(client, keeper, game):
+    client.force_login(keeper)
+    url = reverse("scoring:game-hand-add", args=[game.pk])
+    response = client.post(
+        url,
+        {"caller": "0", "trump": "H", "count_team": "team_a", "count": "100", "bella_seat": "2"},
+    )
+    assert response.status_code == 302
+    hand = Hand.objects.get()
+    assert hand.entry["card_points"] == {"team": "team_a", "points": 100}
+    assert hand.bella_seat == 2
+    assert (hand.points_a, hand.points_b) == (120, 62)
+
+
+def test_form_post_puts_the_engine_reason_next_to_the_field(client, keeper, game):
+    client.force_login(keeper)
+    url = reverse("scoring:game-hand-add", args=[game.pk])
+    response = client.post(url, {"caller": "0", "trump": "H", "count_team": "team_a", "count": "1"})
+    assert response.status_code == 400
+    assert response.context["form"].errors["count"]
+    assert Hand.objects.count() == 0
+
+
+def test_first_dealer_entered_or_flipped(client, keeper):
+    client.force_login(keeper)
+    game = GameFactory(scorekeepers=[keeper], first_dealer=None)
+    page = client.get(reverse("scoring:game-pad", args=[game.pk])).content.decode()
+    assert "Flip for jacks" in page
+    url = reverse("scoring:game-first-dealer", args=[game.pk])
+    assert client.post(url, {"flip": "1"}).status_code == 302
+    game.refresh_from_db()
+    assert game.first_dealer in (0, 1, 2, 3)
+    assert game.first_dealer_flips
+    other = GameFactory(scorekeepers=[keeper], first_dealer=None)
+    url = reverse("scoring:game-first-dealer", args=[other.pk])
+    assert client.post(url, {"seat": "3"}).status_code == 302
+    other.refresh_from_db()
+    assert other.first_dealer == 3
+
+
+def test_undo_needs_confirmation(client, keeper, game):
+    record_hands(game, 2)
+    client.force_login(keeper)
+    url = reverse("scoring:game-undo", args=[game.pk])
+    assert client.post(url, {}).status_code == 400
+    assert client.post(url, {"confirm": "on"}).status_code == 302
+    game.refresh_from_db()
+    assert game.hands_played == 1
+
+
+def test_correct_a_hand_with_a_reason(client, keeper, game):
+    first = record_hand(game, summary(caller=0, card_points=(92, 70)))
+    record_hand(game, summary(caller=1, card_points=(70, 92)))
+    client.force_login(keeper)
+    url = reverse("scoring:hand-correct", args=[game.pk, 1])
+    page = client.get(url)
+    assert page.context["form"].initial["count"] == 92
+    data = {"caller": "0", "trump": "H", "count_team": "team_a", "count": "60", "version": "1"}
+    refused = client.post(url, data)
+    assert refused.context["form"].errors["reason"]
+    data["reason"] = "the count was 60, not 92"
+    assert client.post(url, data).status_code == 302
+    first.refresh_from_db()
+    assert first.outcome == "bait"
+    assert first.version == 2
+    game.refresh_from_db()
+    assert (game.score_a, game.score_b) == (0 + 70, 162 + 92)
+    stale = client.post(url, {**data, "version": "1"})
+    assert stale.status_code == 400
+    assert "version" in str(stale.context["form"].non_field_errors())
+
+
+def test_end_early_and_start_the_next_game(client, keeper, game):
+    record_hand(game)
+    client.force_login(keeper)
+    response = client.post(reverse("scoring:game-end", args=[game.pk]), {"reason": "hall closing"})
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABANDONED
+    response = client.post(reverse("scoring:game-next", args=[game.pk]))
+    new = Game.objects.exclude(pk=game.pk).get()
+    assert response["Location"] == reverse("scoring:game-pad", args=[new.pk])
+    assert (new.team_a_id, new.team_b_id, new.seat_ids) == (
+        game.team_a_id,
+        game.team_b_id,
+        game.seat_ids,
+    )
+
+
+def test_dispute_is_opened_and_its_verdict_shown(client, keeper, game):
+    record_hand(game, summary(caller=0, card_points=(92, 70)))
+    client.force_login(keeper)
+    url = reverse("scoring:hand-dispute", args=[game.pk, 1])
+    response = client.post(url, {"called_by": "1", "accused": "0", "trick": "1", "tricks": "JH"})
+    assert response.status_code in (302, 400)
+    if response.status_code == 400:
+        assert response.context["form"].errors
+
+
+def test_casual_game_from_four_names(client, keeper):
+    client.force_login(keeper)
+    data = {
+        "a_one": "Ann",
+        "a_two": "Bob",
+        "b_one": "Cy",
+        "b_two": "Di",
+        "table": "Kitchen",
+        "ruleset_preset": "cape-breton-standard",
+    }
+    response = client.post(reverse("scoring:game-new"), data)
+    game = Game.objects.get()
+    assert response["Location"] == reverse("scoring:game-pad", args=[game.pk])
+    assert [p.display_name for p in game.seats] == ["Ann", "Cy", "Bob", "Di"]
+    assert services.user_can_keep_score(keeper, game)
+    # the same names again: the same players and teams
+    client.post(reverse("scoring:game-new"), data)
+    second = Game.objects.exclude(pk=game.pk).get()
+    assert (second.team_a_id, second.team_b_id) == (game.team_a_id, game.team_b_id)
+
+
+def test_game_page_has_chart_with_marks(client, game):
+    record_hand(game, summary(caller=1, card_points=(100, 62)))  # bait
+    record_hand(game, summary(caller=0, card_points=(81, 81)))  # half-bait
+    page = client.get(reverse("scoring:game-detail", args=[game.pk])).content.decode()
+    assert 'class="mark bait"' in page
+    assert 'class="mark half_bait"' in page
+    assert "<polyline" in page
+
+
+def test_print_sheet_has_a_qr_code_of_the_pad(client, game):
+    response = client.get(reverse("scoring:game-print", args=[game.pk]))
+    page = response.content.decode()
+    assert "<svg" in page
+    assert f"/games/{game.pk}/pad/" in page
+
+
+def test_live_fragment_is_empty_when_nothing_changed(client, game):
+    url = reverse("scoring:game-pad-sheet", args=[game.pk])
+    assert client.get(url, {"version": game.version}).status_code == 204
+    record_hand(game)
+    game.refresh_from_db()
+    response = client.get(url, {"version": game.version - 1})
+    assert response.status_code == 200
+    assert response["X-Game-Version"] == str(game.version)

@@ -1,0 +1,253 @@
+"""The elimination bracket drawn as SVG, from the bracket document.
+
+Input is the plain document of :func:`tournaments.algorithms.bracket.bracket_document` (sides
+hold rounds, rounds hold matches, each match has two slots with a source label and an
+occupant) plus what the page knows beside it: the names of the entries and, per match, its
+page, its score and whether it is being played. Output is SVG text with everything escaped.
+
+Layout: one column per round. The winners bracket is drawn on top, the losers bracket under
+it, the grand final (or third-place match) in a last column. A match sits midway between the
+matches of its own side that feed it; a first-round match (or one fed only from the other
+side) is stacked in order. Lines join a match to its feeders of the same side; a slot fed from
+the other side says so ("Loser W2-3") until its occupant is known.
+
+>>> from tournaments.algorithms.bracket import bracket_document
+>>> from tournaments.algorithms.elimination import single_elimination
+>>> doc = bracket_document(single_elimination([1, 2, 3]), {"W1-2": 0})
+>>> svg = bracket_svg(doc, names={1: "Aces", 2: "Kings", 3: "Queens"}, highlight=2)
+>>> "Kings" in svg and "Bye" in svg and 'class="slot path' in svg
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+from typing import Any
+
+from scoring.charts import attr, num
+
+Translate = Callable[[str], str]
+
+BOX_W = 200
+ROW_H = 24
+BOX_H = 2 * ROW_H
+GAP_Y = 22
+COL_W = BOX_W + 48
+HEAD_H = 44
+SIDE_GAP = 40
+MARGIN = 10
+
+
+@dataclass(frozen=True, slots=True)
+class MatchExtra:
+    """What the page adds to a bracket match: a link, the score per slot, live or not."""
+
+    url: str | None = None
+    scores: tuple[str, str] | None = None
+    table: str = ""
+    live: bool = False
+
+
+@dataclass(slots=True)
+class _Placed:
+    match: Mapping[str, Any]
+    x: float
+    y: float
+
+
+def _same(text: str) -> str:
+    return text
+
+
+def _feeders(match: Mapping[str, Any], side: str) -> list[str]:
+    """Keys of the matches of ``side`` whose winner feeds ``match``."""
+    keys = []
+    for slot in match["slots"]:
+        source = slot["source"]
+        if source["kind"] == "winner" and source["match"] and source["match"][0] == side[0].upper():
+            keys.append(source["match"])
+    return keys
+
+
+def _layout_side(
+    rounds: Sequence[Mapping[str, Any]], side: str, top: float, left: float
+) -> tuple[dict[str, _Placed], float]:
+    """Place one side's matches; return their positions and the side's height."""
+    placed: dict[str, _Placed] = {}
+    bottom = top
+    for column, rnd in enumerate(rounds):
+        x = left + column * COL_W
+        stack = top + HEAD_H
+        for match in rnd["matches"]:
+            feeders = [placed[k] for k in _feeders(match, side) if k in placed]
+            y = sum(p.y for p in feeders) / len(feeders) if feeders else stack
+            stack = max(stack, y) + BOX_H + GAP_Y
+            placed[match["key"]] = _Placed(match, x, y)
+            bottom = max(bottom, y + BOX_H)
+    return placed, bottom - top
+
+
+def _slot_text(
+    slot: Mapping[str, Any],
+    names: Mapping[Any, str],
+    translate: Translate,
+    *,
+    void: bool = False,
+) -> tuple[str, str]:
+    """(text, css class) for one slot; an empty slot of a void match is a bye."""
+    entry = slot.get("entry")
+    if entry is not None:
+        return names.get(entry, str(entry)), "name"
+    kind = slot["source"]["kind"]
+    if kind == "bye" or void:
+        return translate("Bye"), "bye"
+    if kind == "seed":
+        return f"{translate('Seed')} {slot['source']['seed']}", "bye"
+    word = translate("Winner") if kind == "winner" else translate("Loser")
+    return f"{word} {slot['source']['match']}", "bye"
+
+
+def _clip(text: str, limit: int = 22) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _draw_match(
+    placed: _Placed,
+    names: Mapping[Any, str],
+    extra: MatchExtra | None,
+    highlight: object | None,
+    translate: Translate,
+) -> str:
+    match = placed.match
+    x, y = placed.x, placed.y
+    live = extra is not None and extra.live
+    classes = ["match", str(match["status"])]
+    if live:
+        classes.append("live")
+    parts = [
+        (
+            f'<g class="{attr(" ".join(classes))}" data-match="{attr(match["key"])}" '
+            f'transform="translate({num(x)},{num(y)})">'
+        )
+    ]
+    title = str(match["key"])
+    if extra is not None and extra.table:
+        title += f" · {translate('Table')} {extra.table}"
+    parts.append(f"<title>{escape(title)}</title>")
+    for index, slot in enumerate(match["slots"]):
+        text, css = _slot_text(slot, names, translate, void=match["status"] == "void")
+        entry = slot.get("entry")
+        slot_classes = ["slot"]
+        if match.get("winner_slot") == index:
+            slot_classes.append("win")
+        if highlight is not None and entry == highlight:
+            slot_classes.append("path")
+        data = f' data-entry="{attr(entry)}"' if entry is not None else ""
+        sy = index * ROW_H
+        parts.append(
+            f'<rect class="{" ".join(slot_classes)}"{data} x="0" y="{sy}" width="{BOX_W}" '
+            f'height="{ROW_H}" rx="3"/>'
+            f'<text class="{css}" x="6" y="{sy + 16}">{escape(_clip(text))}</text>'
+        )
+        if extra is not None and extra.scores is not None:
+            parts.append(
+                f'<text class="score" x="{BOX_W - 6}" y="{sy + 16}" text-anchor="end">'
+                f"{escape(extra.scores[index])}</text>"
+            )
+    parts.append(
+        f'<text class="label" x="0" y="-3">{escape(str(match["key"]))}'
+        + (
+            f" · {escape(translate('Table'))} {escape(extra.table)}"
+            if extra and extra.table
+            else ""
+        )
+        + "</text>"
+    )
+    parts.append("</g>")
+    body = "".join(parts)
+    if extra is not None and extra.url:
+        return f'<a href="{attr(extra.url)}">{body}</a>'
+    return body
+
+
+def _link(source: _Placed, target: _Placed, slot: int) -> str:
+    x1 = source.x + BOX_W
+    y1 = source.y + ROW_H
+    x2 = target.x
+    y2 = target.y + ROW_H * slot + ROW_H / 2
+    mid = x1 + (x2 - x1) / 2
+    return f'<path class="link" d="M{num(x1)} {num(y1)}H{num(mid)}V{num(y2)}H{num(x2)}"/>'
+
+
+def bracket_svg(
+    document: Mapping[str, Any],
+    *,
+    names: Mapping[Any, str],
+    extras: Mapping[str, MatchExtra] | None = None,
+    highlight: object | None = None,
+    translate: Translate = _same,
+) -> str:
+    """The whole bracket as one SVG element (see the module docstring for the layout)."""
+    extras = extras or {}
+    placed: dict[str, _Placed] = {}
+    headings: list[tuple[float, float, str]] = []
+    sides = {side["side"]: side["rounds"] for side in document["sides"]}
+    top = float(MARGIN)
+    width = 0.0
+    for side in ("winners", "losers"):
+        rounds = sides.get(side)
+        if not rounds:
+            continue
+        side_placed, height = _layout_side(rounds, side, top, MARGIN)
+        placed.update(side_placed)
+        headings.extend(
+            (MARGIN + i * COL_W, top + 16, translate(str(rnd["name"])))
+            for i, rnd in enumerate(rounds)
+        )
+        width = max(width, MARGIN + len(rounds) * COL_W)
+        top += height + SIDE_GAP
+    height_so_far = top - SIDE_GAP
+    finals = sides.get("final", [])
+    if finals:
+        x = width
+        middle = max(MARGIN + HEAD_H, (height_so_far - BOX_H) / 2)
+        for i, rnd in enumerate(finals):
+            col_x = x + i * COL_W
+            headings.append((col_x, middle - HEAD_H / 2, translate(str(rnd["name"]))))
+            for j, match in enumerate(rnd["matches"]):
+                placed[match["key"]] = _Placed(match, col_x, middle + j * (BOX_H + HEAD_H))
+        width = x + len(finals) * COL_W
+        height_so_far = max(height_so_far, middle + BOX_H + HEAD_H)
+    total_w = int(width - (COL_W - BOX_W) + 2 * MARGIN)
+    total_h = int(height_so_far + MARGIN)
+    parts = [
+        (
+            f'<svg xmlns="http://www.w3.org/2000/svg" class="bracket" viewBox="0 0 {total_w} '
+            f'{total_h}" width="{total_w}" height="{total_h}" role="img" '
+            f'aria-label="{attr(translate("Bracket"))}">'
+        )
+    ]
+    for hx, hy, text in headings:
+        parts.append(
+            f'<text class="label" x="{num(hx)}" y="{num(hy)}" font-weight="700">'
+            f"{escape(text)}</text>"
+        )
+    for target in placed.values():
+        reset_of = target.match.get("reset_of")
+        if reset_of in placed:
+            parts.append(_link(placed[reset_of], target, 0))
+            continue
+        for slot, source in enumerate(target.match["slots"]):
+            key = source["source"].get("match")
+            if source["source"]["kind"] != "winner" or key not in placed:
+                continue
+            feeder = placed[key]
+            if feeder.match["side"] == target.match["side"] or target.match["side"] == "final":
+                parts.append(_link(feeder, target, slot))
+    parts.extend(
+        _draw_match(p, names, extras.get(key), highlight, translate) for key, p in placed.items()
+    )
+    parts.append("</svg>")
+    return "".join(parts)
