@@ -103,7 +103,7 @@ class Entry(models.Model):
     version = models.PositiveIntegerField(default=1)
 
     class Meta:
-        ordering = ["tournament", "seed", "id"]
+        ordering = ["tournament_id", "seed", "id"]
         verbose_name_plural = "entries"
         constraints = [
             models.UniqueConstraint(fields=["tournament", "team"], name="entry_team_once"),
@@ -164,7 +164,7 @@ class Stage(models.Model):
     version = models.PositiveIntegerField(default=1)
 
     class Meta:
-        ordering = ["tournament", "order"]
+        ordering = ["tournament_id", "order"]
         constraints = [
             models.UniqueConstraint(fields=["tournament", "order"], name="stage_order_unique"),
             models.CheckConstraint(condition=Q(pool_count__gte=1), name="stage_pool_count"),
@@ -185,7 +185,7 @@ class Pool(models.Model):
     name = models.CharField(max_length=50)
 
     class Meta:
-        ordering = ["stage", "number"]
+        ordering = ["stage_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["stage", "number"], name="pool_number_unique")
         ]
@@ -205,7 +205,7 @@ class StageEntry(models.Model):
     seed = models.PositiveIntegerField()
 
     class Meta:
-        ordering = ["stage", "seed"]
+        ordering = ["stage_id", "seed"]
         verbose_name_plural = "stage entries"
         constraints = [
             models.UniqueConstraint(fields=["stage", "entry"], name="stage_entry_once"),
@@ -229,7 +229,7 @@ class Round(models.Model):
     name = models.CharField(max_length=60)
 
     class Meta:
-        ordering = ["stage", "side", "number"]
+        ordering = ["stage_id", "id"]
         constraints = [
             models.UniqueConstraint(fields=["stage", "side", "number"], name="round_unique")
         ]
@@ -286,7 +286,7 @@ class Match(models.Model):
     finished_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        ordering = ["stage", "round", "number"]
+        ordering = ["stage_id", "round_id", "number"]
         verbose_name_plural = "matches"
         constraints = [
             models.UniqueConstraint(
@@ -325,7 +325,7 @@ class MatchGame(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["match", "number"]
+        ordering = ["match_id", "number"]
         constraints = [
             models.UniqueConstraint(fields=["match", "number"], name="match_game_number_unique")
         ]
@@ -361,7 +361,7 @@ class Standing(models.Model):
     median_buchholz = models.PositiveIntegerField(default=0)
 
     class Meta:
-        ordering = ["stage", "pool", "place", "seed"]
+        ordering = ["stage_id", "pool_id", "place", "seed"]
         constraints = [
             models.UniqueConstraint(fields=["stage", "entry"], name="standing_entry_once")
         ]
@@ -427,7 +427,7 @@ class RatingChange(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        ordering = ["player", "created_at", "id"]
+        ordering = ["player_id", "created_at", "id"]
         constraints = [
             models.UniqueConstraint(fields=["player", "match"], name="rating_change_once")
         ]

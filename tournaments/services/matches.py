@@ -377,13 +377,23 @@ def match_sync_for_game(*, game_id: int) -> Match | None:
     When the change would re-open later matches already played, the match keeps its result
     and says why in ``held_reason`` until a director confirms the reset.
     """
-    link = MatchGame.objects.filter(game_id=game_id, discarded=False).only("match_id").first()
+    link = (
+        MatchGame.objects.filter(game_id=game_id, discarded=False)
+        .values("match_id", "match__state", "game__status")
+        .first()
+    )
     if link is None:
         return None
+    if (
+        link["game__status"] == Game.Status.IN_PROGRESS
+        and link["match__state"] == State.IN_PROGRESS
+    ):
+        # A hand of a game still being played: only finished games count towards the match.
+        return None
     try:
-        return match_sync(match_id=link.match_id)
+        return match_sync(match_id=link["match_id"])
     except Conflict as exc:
-        Match.objects.filter(pk=link.match_id).update(held_reason=exc.message[:400])
+        Match.objects.filter(pk=link["match_id"]).update(held_reason=exc.message[:400])
         return None
 
 

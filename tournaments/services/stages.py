@@ -13,6 +13,7 @@ from tarabish_site.api.errors import Conflict, NotFound
 from tournaments.algorithms.bracket import resolve
 from tournaments.algorithms.elimination import final_placements
 from tournaments.algorithms.round_robin import round_robin_pools
+from tournaments.algorithms.seeding import pool_qualifiers
 from tournaments.algorithms.standings import TIEBREAKERS
 from tournaments.algorithms.swiss import swiss_pair, swiss_round_count, swiss_teams
 from tournaments.models import Entry, Match, Pool, Round, Stage, StageEntry, Tournament
@@ -127,19 +128,26 @@ def _rank_key(table_place: int, row: Any) -> tuple[int, int, int, int, int]:
 
 
 def _qualifiers(previous: Stage, per_pool: int | None) -> list[int]:
-    """Entries of ``previous`` that go on, best first (pool winners, then runners-up, ...)."""
+    """Entries of ``previous`` that go on, in seed order for the next stage.
+
+    With ``per_pool`` the first of each pool go through, seeded place by place so that pool
+    mates do not meet at once; without it every entry goes on, ranked across the pools.
+    """
     tables: list[PoolTable] = stage_tables_load(previous)
     withdrawn = set(
         Entry.objects.filter(
             stage_entries__stage=previous, status=Entry.Status.WITHDRAWN
         ).values_list("pk", flat=True)
     )
-    ranked: list[tuple[tuple[int, int, int, int, int], int]] = []
-    for table in tables:
-        rows = [row for row in table.rows if row.entry not in withdrawn]
-        for index, row in enumerate(rows[: per_pool or len(rows)]):
-            ranked.append((_rank_key(index, row), int(row.entry)))
-    return [entry for _, entry in sorted(ranked)]
+    rows = [[row for row in table.rows if row.entry not in withdrawn] for table in tables]
+    if per_pool is not None:
+        with algorithm_errors("qualifiers_"):
+            chosen = pool_qualifiers([[row.entry for row in table] for table in rows], per_pool)
+        return [int(entry) for entry in chosen]
+    ranked = sorted(
+        (_rank_key(index, row), int(row.entry)) for table in rows for index, row in enumerate(table)
+    )
+    return [entry for _, entry in ranked]
 
 
 def _entrants(stage: Stage) -> list[int]:
@@ -349,13 +357,15 @@ def swiss_round_pair(*, stage_id: int, actor: Actor) -> Round:
     """Pair the next round of a Swiss stage once every match of the current one is decided."""
     tournament, stage = _lock_stage(stage_id)
     require_director(tournament, actor)
-    if stage.kind != Kind.SWISS or stage.status != Stage.Status.RUNNING:
-        raise Conflict(f"{stage.name} is not a running Swiss stage.", code="not_swiss")
+    if stage.kind != Kind.SWISS:
+        raise Conflict(f"{stage.name} is not a Swiss stage.", code="not_swiss")
     played = stage.rounds.count()
-    if played >= (stage.swiss_rounds or 0):
+    if stage.status != Stage.Status.PENDING and played >= (stage.swiss_rounds or 0):
         raise Conflict(
             f"All {stage.swiss_rounds} rounds of {stage.name} are paired.", code="rounds_done"
         )
+    if stage.status != Stage.Status.RUNNING:
+        raise Conflict(f"{stage.name} is not running.", code="stage_not_running")
     if stage.matches.exclude(state__in=[Match.State.COMPLETE, Match.State.VOID]).exists():
         raise Conflict(f"Round {played} still has matches to play.", code="round_unfinished")
     rnd = _pair_swiss_round(stage, played + 1)
