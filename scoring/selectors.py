@@ -11,13 +11,22 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django_stubs_ext import WithAnnotations
 
 from scoring.engine import Outcome, forced_call
 from scoring.models import Game, Hand, HandRevision, MisplayDispute, Player, Side, Team
 from tarabish_site.api.errors import NotFound
+
+
+class GameCounts(TypedDict):
+    pending_disputes: int
+
+
+#: A game from :func:`game_list`, with ``pending_disputes`` annotated.
+ListedGame = WithAnnotations[Game, GameCounts]
 
 GAME_JOINS = (
     "team_a",
@@ -57,7 +66,7 @@ def game_list(
     date: datetime.date | None = None,
     date_from: datetime.date | None = None,
     date_to: datetime.date | None = None,
-) -> QuerySet[Game]:
+) -> QuerySet[ListedGame]:
     """Games, newest first, with teams and seated players joined and the number of misplay
     disputes waiting for a verdict (``pending_disputes``). Dates are local dates of creation."""
     games = (

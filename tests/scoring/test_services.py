@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,7 +11,6 @@ from django.db import IntegrityError, transaction
 from scoring import services
 from scoring.engine import EngineError, Ruleset, RulesetError, simulate_hand
 from scoring.models import Game, Hand, HandRevision, Player
-from scoring.signals import game_result_changed
 from tarabish_site.api.errors import Conflict, PreconditionFailed, ValidationFailed
 from tests.scoring.factories import (
     GameFactory,
@@ -489,25 +487,6 @@ def test_reopened_finished_game_needs_a_change_before_more_hands() -> None:
 
 
 # ----------------------------------------------------------------------------- signal
-
-
-@pytest.fixture
-def only_this_receiver() -> Iterator[list[int]]:
-    """Listen to ``game_result_changed`` alone (other apps' receivers are set aside)."""
-    seen: list[int] = []
-
-    def receiver(sender: type[Game], game_id: int, **kwargs: Any) -> None:
-        seen.append(game_id)
-
-    saved = game_result_changed.receivers
-    game_result_changed.receivers = []
-    game_result_changed.sender_receivers_cache.clear()
-    game_result_changed.connect(receiver, weak=False)
-    try:
-        yield seen
-    finally:
-        game_result_changed.receivers = saved
-        game_result_changed.sender_receivers_cache.clear()
 
 
 def test_result_changes_are_announced_after_commit(
