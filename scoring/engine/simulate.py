@@ -97,12 +97,14 @@ def play_hand(
     dealer_may_pass: bool,
     no_trump_allowed: bool,
     greedy: bool,
+    trace: list[int] | None = None,
 ) -> tuple[list[int], list[int], int, int, list[int], list[int]]:
     """The fast loop: deal, call and play one hand on bit-sets.
 
     Returns (deck order after the cut, dealt hand masks by seat, caller or -1, trump index,
     the 36 card indices in play order, card points won per team with the last trick's 10).
-    Runs, bella and the made / bait test are :func:`score_fast`.
+    Runs, bella and the made / bait test are :func:`score_fast`. With ``trace``, the legal
+    set (a mask) of every play is appended to it, to compare with the friendly API.
     """
     bit = _BIT
     # ---- shuffle (one draw of random bits, 36! < 2**139), cut, deal in packets of three
@@ -152,6 +154,8 @@ def play_hand(
     for _ in range(9):
         s = leader
         h = held[s]
+        if trace is not None:
+            trace.append(h)
         if greedy:
             i = _greedy_pick(h, -1, -1, t)
         else:
@@ -183,6 +187,8 @@ def play_hand(
                 else:
                     suit = -1
                     m = h
+            if trace is not None:
+                trace.append(m)
             if greedy:
                 i = _greedy_pick(m, led, top, t)
             elif suit >= 0:

@@ -1,0 +1,230 @@
+"""Misplay verdicts from trick records, and the score of a misplay."""
+
+import pytest
+
+from scoring.engine import (
+    Accusation,
+    ImpossibleRecord,
+    InvalidEntry,
+    MisplayCall,
+    MisplayRule,
+    Outcome,
+    Rank,
+    Ruleset,
+    RunKind,
+    RunShown,
+    Suit,
+    TrickRecord,
+    Verdict,
+    adjudicate,
+    find_misplays,
+    parse_card,
+    parse_cards,
+    score_misplay,
+)
+
+H = Suit.HEARTS
+STD = Ruleset()
+
+
+def rec(*tricks: str, hands=None, trump=H, **kw) -> TrickRecord:
+    # dealer 3: seat 0 (eldest) leads the first trick
+    return TrickRecord(
+        dealer=3,
+        caller=0,
+        trump=trump,
+        tricks=tuple(parse_cards(t) for t in tricks),
+        hands=None if hands is None else tuple(parse_cards(h) for h in hands),
+        **kw,
+    )
+
+
+def judge(record, accused, trick, proof=None, called_by=0) -> Verdict:
+    return adjudicate(
+        STD,
+        record,
+        Accusation(
+            accused=accused,
+            trick=trick,
+            called_by=called_by,
+            proof_card=None if proof is None else parse_card(proof),
+        ),
+    )
+
+
+def test_seed_example_did_not_play_to_beat_the_king():
+    # king of trump led, the second player plays the 6 of trump, later plays the 9 of trump
+    r = rec("KH 6H 7H 8H", "AS 9H 10S 6S")
+    v = judge(r, accused=1, trick=1)
+    assert v.proven
+    assert v.rule is MisplayRule.BEAT_TRUMP
+    assert (str(v.offending_card), str(v.proof_card), v.proof_trick) == ("6H", "9H", 2)
+    assert "did not beat the king of hearts" in v.reason
+    assert find_misplays(STD, r) == (
+        Verdict(
+            True, 1, 1, parse_card("6H"), MisplayRule.BEAT_TRUMP, parse_card("9H"), 2, v.reason
+        ),
+    )
+
+
+def test_did_not_follow_suit():
+    r = rec("AS 6C 7S 8S", "KD 9S 8D 7D")
+    v = judge(r, 1, 1)
+    assert (v.proven, v.rule, str(v.proof_card), v.proof_trick) == (
+        True,
+        MisplayRule.FOLLOW_SUIT,
+        "9S",
+        2,
+    )
+    assert v.reason == (
+        "seat 1 played the 6 of clubs at trick 1 but did not follow suit (spades "
+        "were led): seat 1 held the 9 of spades, played at trick 2"
+    )
+
+
+def test_did_not_trump():
+    r = rec("AS 6C 7S 8S", "KD 7H 8D 7D")
+    v = judge(r, 1, 1)
+    assert (v.proven, v.rule, str(v.proof_card)) == (True, MisplayRule.TRUMP, "7H")
+
+
+def test_trumping_in_must_beat():
+    # seat 2 trumps in with the 7 of trump over the 10 of trump, later plays the ace of trump
+    r = rec("AS 10H 7H 8S", "QH KD 6D AH")
+    # trick 1: seat 1 wins with the 10H and leads trick 2: QH (1), KD (2), 6D (3), AH (0)
+    v = judge(r, 2, 1)
+    assert not v.proven  # seat 2 played KD at trick 2, AH was played by seat 0
+    r = rec("AS 10H 7H 8S", "QH AH 6D 8D")
+    v = judge(r, 2, 1)
+    assert (v.proven, v.rule, str(v.proof_card), v.proof_trick) == (
+        True,
+        MisplayRule.BEAT_TRUMP,
+        "AH",
+        2,
+    )
+
+
+def test_no_exemption_when_partner_is_winning():
+    # seat 0 leads the 10 of trump; its partner, seat 2, plays the 7 while holding the ace
+    r = rec("10H 6H 7H 8H", "AS 6S AH 7S")
+    v = judge(r, 2, 1)
+    assert v.proven
+    assert v.rule is MisplayRule.BEAT_TRUMP
+
+
+def test_no_duty_to_beat_a_plain_card():
+    r = rec("AS 6S 7S 8S", "QD KS 8D 7D")
+    v = judge(r, 1, 1)
+    assert not v.proven
+    assert v.rule is None
+    assert "legal play" in v.reason
+
+
+def test_under_trump_is_legal_when_only_lower_trumps():
+    r = rec("AS 9H 6H 8S", "QD 7H 8D 7D")
+    assert not judge(r, 2, 1).proven  # seat 2 held only 6H and 7H: lower than the 9
+
+
+def test_not_proven_when_the_later_tricks_do_not_show_it():
+    r = rec("AS 6C 7S 8S", "KD 9D 8D 7D")
+    v = judge(r, 1, 1)
+    assert not v.proven
+
+
+def test_known_deal_is_evidence_even_if_the_card_was_not_played():
+    hands = (
+        "KH AS KD QD JD 10D 9D 8D 7D",
+        "6H 9H 6C 7C 8C 9C 10C JC QC",
+        "7H 7S 6D AD 10S JS QS KS AC",
+        "8H 8S 9S 6S JH QH 10H AH KC",
+    )
+    stopped = rec("KH 6H 7H 8H", hands=hands)
+    v = judge(stopped, 1, 1)
+    assert v.proven
+    assert (str(v.proof_card), v.proof_trick) == ("9H", None)
+    assert "dealt to them" in v.reason
+    # without the deal, the same stopped record proves nothing
+    assert not judge(rec("KH 6H 7H 8H"), 1, 1).proven
+
+
+def test_named_proof_card_must_prove_it():
+    r = rec("KH 6H 7H 8H", "AS 9H 10S 6S", "JD 10D 6C QD")
+    assert judge(r, 1, 1, proof="9H").proven
+    v = judge(r, 1, 1, proof="10D")
+    assert not v.proven
+    assert "the 10 of diamonds does not prove" in v.reason
+    assert "the 9 of hearts would have" in v.reason
+
+
+def test_accused_did_not_play_that_trick():
+    r = rec("KH 6H 7H 8H", "AS 9H")
+    v = judge(r, 3, 2)
+    assert not v.proven
+    assert v.reason == "seat 3 did not play to trick 2"
+    assert not judge(r, 0, 5).proven
+
+
+def test_leader_cannot_misplay():
+    assert not judge(rec("KH 6H 7H 8H", "AS 9H 10S 6S"), 0, 1).proven
+
+
+def test_impossible_record_is_rejected_not_judged():
+    with pytest.raises(ImpossibleRecord):
+        judge(rec("KH 6H 7H 8H", "AS KH"), 1, 1)
+
+
+def test_bad_accusation():
+    with pytest.raises(InvalidEntry) as info:
+        judge(rec("KH 6H 7H 8H"), 1, 10)
+    assert info.value.field == "accusation.trick"
+    with pytest.raises(InvalidEntry):
+        judge(rec("KH 6H 7H 8H"), 4, 1)
+
+
+def test_find_every_misplay_in_play_order():
+    r = rec("AS 6C 7S 8S", "KH 6H 7H 8H", "KD 9S 9H 7D")
+    found = find_misplays(STD, r)
+    assert [(v.accused, v.trick, v.rule) for v in found] == [
+        (1, 1, MisplayRule.FOLLOW_SUIT),  # held the 9S (played at trick 3)
+        (2, 2, MisplayRule.BEAT_TRUMP),  # held the 9H (played at trick 3)
+    ]
+
+
+def test_score_misplay_proven_gives_the_whole_hand_to_the_accusers():
+    r = rec(
+        "KH 6H 7H 8H",
+        "AS 9H 10S 6S",
+        runs=(RunShown(0, RunKind.TWENTY, Suit.CLUBS, Rank.ACE),),
+        bella_seat=2,
+        trump=Suit.SPADES,
+    )
+    r = TrickRecord(r.dealer, r.caller, H, r.tricks, runs=r.runs)
+    v = judge(r, 1, 1, called_by=2)
+    res = score_misplay(STD, r, v)
+    assert res.outcome is Outcome.MISPLAY_PROVEN
+    assert res.points == (162 + 20, 0)
+    assert (res.misplay_by, res.misplay_accused) == (2, 1)
+    # not proven: the other team scores the whole hand
+    v2 = judge(r, 1, 2, called_by=2)
+    assert not v2.proven
+    res2 = score_misplay(STD, r, v2)
+    assert res2.outcome is Outcome.MISPLAY_NOT_PROVEN
+    assert res2.points == (0, 182)
+
+
+def test_score_misplay_from_a_call():
+    r = rec("KH 6H 7H 8H", bella_seat=0)
+    res = score_misplay(STD, r, MisplayCall(called_by=3, proven=True))
+    assert res.points == (0, 182)
+    with pytest.raises(InvalidEntry):
+        score_misplay(STD, r, judge(r, 1, 1, called_by=None))
+
+
+def test_verdict_and_accusation_json():
+    v = judge(rec("KH 6H 7H 8H", "AS 9H 10S 6S"), 1, 1)
+    assert Verdict.from_json(v.to_json()) == v
+    a = Accusation(accused=1, trick=2, proof_card=parse_card("9H"), called_by=0)
+    assert Accusation.from_json(a.to_json()) == a
+    with pytest.raises(InvalidEntry) as info:
+        Accusation.from_json({"accused": 1, "trick": "two"})
+    assert info.value.field == "trick"
