@@ -11,10 +11,9 @@
 from __future__ import annotations
 
 import datetime
-from typing import Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.db.models import Count, Prefetch, Q, QuerySet
-from django_stubs_ext import WithAnnotations
 
 from scoring.engine import Outcome, forced_call
 from scoring.models import Game, Hand, HandRevision, MisplayDispute, Player, Side, Team
@@ -25,8 +24,11 @@ class GameCounts(TypedDict):
     pending_disputes: int
 
 
-#: A game from :func:`game_list`, with ``pending_disputes`` annotated.
-ListedGame = WithAnnotations[Game, GameCounts]
+if TYPE_CHECKING:
+    from django_stubs_ext import WithAnnotations
+
+    #: A game from :func:`game_list`, with ``pending_disputes`` annotated.
+    ListedGame = WithAnnotations[Game, GameCounts]
 
 GAME_JOINS = (
     "team_a",
