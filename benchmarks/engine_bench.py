@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from scoring.engine import (
     Accusation,
     Ruleset,
+    TrickRecord,
     adjudicate,
     find_misplays,
     simulate_hand,
@@ -67,11 +68,11 @@ def adjudication_us(n: int, seed: int) -> tuple[float, float]:
     """Microseconds per adjudication of a complete record (without and with the deal)."""
     rng = random.Random(seed)
     ruleset = Ruleset()
-    cases = []
+    cases: list[tuple[TrickRecord, TrickRecord, Accusation]] = []
     for k in range(50):
         sim = simulate_hand(ruleset, rng, k & 3)
         rec = sim.record
-        bare = type(rec)(
+        bare = TrickRecord(
             rec.dealer, rec.caller, rec.trump, rec.tricks, None, rec.runs, rec.bella_seat
         )
         cases.append((bare, rec, Accusation(accused=(k + 1) % 4, trick=1 + k % 8, called_by=k % 4)))
@@ -80,8 +81,8 @@ def adjudication_us(n: int, seed: int) -> tuple[float, float]:
         reps = max(1, n // len(cases))
         start = time.perf_counter()
         for _ in range(reps):
-            for case in cases:
-                adjudicate(ruleset, case[which], case[2])
+            for bare, dealt, accusation in cases:
+                adjudicate(ruleset, dealt if which else bare, accusation)
         out.append((time.perf_counter() - start) / (reps * len(cases)) * 1e6)
     return out[0], out[1]
 

@@ -293,6 +293,14 @@ class HandState:
         return None
 
     @property
+    def turn(self) -> int:
+        """The seat to act, as an int; raises :class:`IllegalPlay` when the hand is over."""
+        seat = self.to_act
+        if seat is None:
+            raise IllegalPlay("the hand is over", code="hand_over", field=None)
+        return seat
+
+    @property
     def done(self) -> bool:
         return self.phase == "done"
 

@@ -89,7 +89,7 @@ def test_high_card_draw_highest_in_trump_order_ties_cut_again():
 
 # KenMacD/tarabish deck.erl high_card_test: J beats 9 A 10; equal jacks tie.
 def test_kenmacd_high_card_order():
-    def winners(ranks):
+    def winners(ranks: list[Rank]) -> list[int]:
         vals = [trump_strength(r) for r in ranks]
         return [i for i, v in enumerate(vals) if v == max(vals)]
 

@@ -16,7 +16,7 @@ from scoring.engine import (
 from scoring.engine.game import forced_call
 
 
-def made(dealer, points, caller=0):
+def made(dealer: int, points: tuple[int, int], caller: int = 0) -> HandResult:
     return HandResult(
         Outcome.MADE,
         dealer,

@@ -4,9 +4,11 @@ import pytest
 
 from scoring.engine import (
     DECK,
+    Action,
     AnnounceRun,
     CallBella,
     CallTrump,
+    Card,
     Deal,
     HandLog,
     HandState,
@@ -37,24 +39,35 @@ DEAL = Deal(tuple(parse_cards(h) for h in HANDS))
 STD = Ruleset()
 
 
-def start(ruleset=STD, dealer=3, scores=(0, 0)) -> HandState:
+def start(ruleset: Ruleset = STD, dealer: int = 3, scores: tuple[int, int] = (0, 0)) -> HandState:
     return HandState.start(ruleset, dealer, DEAL, scores)
 
 
-def called(ruleset=STD, trump=H, caller=0) -> HandState:
+def called(ruleset: Ruleset = STD, trump: Suit | None = H, caller: int = 0) -> HandState:
     s = start(ruleset)
     for seat in range(caller):
         s = s.apply(Pass(seat))
     return s.apply(CallTrump(caller, trump))
 
 
+def turn(s: HandState) -> int:
+    assert s.to_act is not None
+    return s.to_act
+
+
+def why(s: HandState, action: Action) -> str:
+    text = s.why_illegal(action)
+    assert text is not None
+    return text
+
+
 def play_out(s: HandState) -> HandState:
     while not s.done:
-        s = s.apply(Play(s.to_act, s.legal_plays()[0]))
+        s = s.apply(Play(turn(s), s.legal_plays()[0]))
     return s
 
 
-def c(text):
+def c(text: str) -> Card:
     return parse_card(text)
 
 
@@ -91,7 +104,7 @@ def test_dealer_may_pass_gives_a_void_hand():
 def test_forced_at_the_seat_before_an_opposing_dealer_must_call():
     # team 0 has more than 400, dealer 3 is on team 1: seat 2 must call
     s = start(Ruleset(forced_at=400), scores=(420, 100)).apply(Pass(0)).apply(Pass(1))
-    assert "must name trump" in s.why_illegal(Pass(2))
+    assert "must name trump" in why(s, Pass(2))
     assert s.why_illegal(CallTrump(2, H)) is None
     # not forced without the switch, or below it
     assert start(scores=(420, 100)).apply(Pass(0)).apply(Pass(1)).why_illegal(Pass(2)) is None
@@ -185,8 +198,8 @@ def test_runs_announced_before_the_first_card_and_shown_before_the_second():
 
 def test_show_must_be_a_block_cut_from_the_top_and_held():
     s = called().apply(AnnounceRun(0))
-    assert "not one of seat 0's runs" in s.why_illegal(ShowRun(0, parse_cards("JH QH KH")))
-    assert s.why_illegal(ShowRun(0, parse_cards("JH 9H AH"))).endswith(
+    assert "not one of seat 0's runs" in why(s, ShowRun(0, parse_cards("JH QH KH")))
+    assert why(s, ShowRun(0, parse_cards("JH 9H AH"))).endswith(
         "a run is 3 or 4 cards of one suit in the order 6 7 8 9 10 J Q K A"
     )
     assert (
@@ -199,7 +212,7 @@ def test_show_too_late_after_the_second_card():
     s = s.apply(Play(0, c("9S"))).apply(Play(1, c("6S"))).apply(Play(2, c("AS")))
     s = s.apply(Play(3, s.legal_plays()[0]))
     while s.played_count(2) < 2:
-        s = s.apply(Play(s.to_act, s.legal_plays()[0]))
+        s = s.apply(Play(turn(s), s.legal_plays()[0]))
     assert s.why_illegal(ShowRun(2, parse_cards("QS KS AS"))) == (
         "a run is shown before playing one's second card"
     )
@@ -224,7 +237,7 @@ def test_bella_on_the_second_of_king_and_queen():
         if s.to_act == 0 and c("QH") in legal:
             s = s.apply(Play(0, c("QH")))
         else:
-            s = s.apply(Play(s.to_act, next(x for x in legal if x != c("QH"))))
+            s = s.apply(Play(turn(s), next(x for x in legal if x != c("QH"))))
     assert s.why_illegal(CallBella(0)) is None
     s = s.apply(CallBella(0))
     assert s.why_illegal(CallBella(0)) == "bella was already called"
@@ -269,8 +282,9 @@ def test_view_hides_other_hands_and_kitties():
 def test_view_shows_only_the_last_completed_trick():
     s = called()
     for _ in range(5):
-        s = s.apply(Play(s.to_act, s.legal_plays()[0]))
+        s = s.apply(Play(turn(s), s.legal_plays()[0]))
     v = s.view_for(1)
+    assert v.last_trick is not None
     assert len(v.last_trick) == 4
     assert [seat for seat, _ in v.last_trick] == [0, 1, 2, 3]
     assert len(v.current_trick) == 1
@@ -286,14 +300,14 @@ def test_log_replays_every_position_and_round_trips():
     s = called().apply(AnnounceRun(0)).apply(ShowRun(0, parse_cards("10H JH QH KH")))
     s = s.apply(CallBella(0))
     end = play_out(s)
-    actions = [Pass(0)] * 0 + [
+    actions: list[Action] = [
         CallTrump(0, H),
         AnnounceRun(0),
         ShowRun(0, parse_cards("10H JH QH KH")),
         CallBella(0),
     ]
     # rebuild the plays from the finished state
-    plays = []
+    plays: list[Action] = []
     for trick, winner_before in zip(end.tricks, (0, *end.winners), strict=False):
         plays += [Play((winner_before + p) % 4, DECK[i]) for p, i in enumerate(trick)]
     log = HandLog(Ruleset(), 3, DEAL, tuple(actions + plays))

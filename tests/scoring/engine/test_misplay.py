@@ -1,5 +1,7 @@
 """Misplay verdicts from trick records, and the score of a misplay."""
 
+from typing import Any
+
 import pytest
 
 from scoring.engine import (
@@ -27,7 +29,12 @@ H = Suit.HEARTS
 STD = Ruleset()
 
 
-def rec(*tricks: str, hands=None, trump=H, **kw) -> TrickRecord:
+def rec(
+    *tricks: str,
+    hands: tuple[str, ...] | None = None,
+    trump: Suit | None = H,
+    **kw: Any,
+) -> TrickRecord:
     # dealer 3: seat 0 (eldest) leads the first trick
     return TrickRecord(
         dealer=3,
@@ -39,7 +46,13 @@ def rec(*tricks: str, hands=None, trump=H, **kw) -> TrickRecord:
     )
 
 
-def judge(record, accused, trick, proof=None, called_by=0) -> Verdict:
+def judge(
+    record: TrickRecord,
+    accused: int,
+    trick: int,
+    proof: str | None = None,
+    called_by: int | None = 0,
+) -> Verdict:
     return adjudicate(
         STD,
         record,

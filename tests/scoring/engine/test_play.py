@@ -16,7 +16,7 @@ from scoring.engine import (
 H, S, D, C = Suit.HEARTS, Suit.SPADES, Suit.DIAMONDS, Suit.CLUBS
 
 
-def legal(hand: str, trick: str, trump) -> list[str]:
+def legal(hand: str, trick: str, trump: Suit | None) -> list[str]:
     return [str(c) for c in legal_plays(parse_cards(hand), parse_cards(trick), trump)]
 
 

@@ -10,6 +10,7 @@ from scoring.engine import (
     DECK,
     Accusation,
     CallTrump,
+    Card,
     HandLog,
     HandResult,
     HandState,
@@ -58,12 +59,12 @@ scores = st.tuples(st.integers(0, 700), st.integers(0, 700))
 trumps = st.one_of(st.none(), st.sampled_from(list(Suit)))
 
 
-def oracle_legal(hand, trick, trump):
+def oracle_legal(hand: tuple[Card, ...], trick: tuple[Card, ...], trump: Suit | None) -> list[Card]:
     """The rules of play written out directly from RULES.md, card by card (no bit-sets)."""
     if not trick:
         return list(hand)
 
-    def tstr(c):
+    def tstr(c: Card) -> int:
         return trump_strength(c.rank)
 
     led = trick[0].suit
@@ -114,7 +115,7 @@ def test_simulated_hand_totals_and_every_form_agrees(ruleset, seed, dealer, scor
         if state.phase == "playing":
             legal = state.legal_plays()
             assert legal
-            assert set(legal) <= set(state.held_cards(state.to_act))
+            assert set(legal) <= set(state.held_cards(state.turn))
 
 
 @PROPS
@@ -137,11 +138,11 @@ def test_fast_loop_and_friendly_api_agree(ruleset, seed, dealer, player):
     assert [_bits.mask_of(h) for h in d.hands] == hands
     state = HandState.start(ruleset, dealer, d)
     while state.to_act != caller:
-        state = state.apply(Pass(state.to_act))
+        state = state.apply(Pass(state.turn))
     state = state.apply(CallTrump(caller, None if t == 4 else list(Suit)[t]))
     for n, i in enumerate(plays):
         assert state.legal_mask() == trace[n]  # same legal set
-        state = state.apply(Play(state.to_act, DECK[i]))
+        state = state.apply(Play(state.turn, DECK[i]))
     res = state.result()
     assert res.card_points == tuple(card_pts)
     p0, p1, _ = score_fast(
@@ -170,7 +171,7 @@ def test_one_injected_illegal_play_is_found_and_proven_at_that_trick(seed, deale
     tricks = []
     injected = None
     for k in range(1, 10):
-        trick: list = []
+        trick: list[Card] = []
         for p in range(4):
             seat = (leader + p) % 4
             legal = legal_plays(hands[seat], trick, trump)
@@ -186,6 +187,7 @@ def test_one_injected_illegal_play_is_found_and_proven_at_that_trick(seed, deale
         tricks.append(tuple(trick))
         leader = trick_winner(trump, trick, leader)
     assume(injected is not None)
+    assert injected is not None
     seat, k, card, rule = injected
     record = TrickRecord(
         dealer=dealer,
@@ -216,7 +218,7 @@ def test_legality_never_depends_on_cards_not_held(ruleset, seed, dealer, steps, 
     assume(sim.result.caller is not None)
     states = [s for s in replay(sim.log) if s.phase == "playing"]
     state = states[min(steps, len(states) - 1)]
-    me = state.to_act
+    me = state.turn
     others = [s for s in range(4) if s != me]
     pool = [i for s in others for i in _bits.indices(state.held[s])]
     shuffler.shuffle(pool)

@@ -23,7 +23,7 @@ from scoring.engine import (
 H = Suit.HEARTS
 
 
-def full_record(seed: int = 3, **kw) -> TrickRecord:
+def full_record(seed: int = 3, **kw: object) -> TrickRecord:
     rec = simulate_hand(Ruleset(), random.Random(seed), dealer=seed % 4).record
     if kw:
         data = rec.to_json() | kw
@@ -102,6 +102,7 @@ def test_too_many_tricks():
 
 def test_card_not_in_the_known_hand():
     rec = full_record()
+    assert rec.hands is not None
     hands = list(rec.hands)
     # swap one card between two players' dealt hands: the record no longer fits the deal
     a, b = list(hands[0]), list(hands[1])

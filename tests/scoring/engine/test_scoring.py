@@ -1,5 +1,7 @@
 """Scoring a score-sheet line: made, half-bait, bait, void, misplay, thrown in; validation."""
 
+from typing import Any
+
 import pytest
 
 from scoring.engine import (
@@ -21,8 +23,8 @@ STD = Ruleset()
 H = Suit.HEARTS
 
 
-def line(**kw):
-    base = {"dealer": 3, "caller": 0, "trump": H, "card_points": (100, 62)}
+def line(**kw: Any) -> HandSummary:
+    base: dict[str, Any] = {"dealer": 3, "caller": 0, "trump": H, "card_points": (100, 62)}
     base.update(kw)
     return HandSummary(**base)
 

@@ -3,6 +3,7 @@
 import random
 
 from scoring.engine import Outcome, Ruleset, simulate_game, simulate_hand
+from scoring.engine.simulate import Player
 
 
 def test_same_seed_same_hand():
@@ -14,7 +15,8 @@ def test_same_seed_same_hand():
 
 def test_greedy_player_calls_its_strongest_suit_and_makes_more_often():
     made = {"random": 0, "greedy": 0}
-    for player in made:
+    player: Player
+    for player in ("random", "greedy"):
         rng = random.Random(5)
         for n in range(200):
             r = simulate_hand(Ruleset(), rng, n % 4, player=player).result
