@@ -1,0 +1,105 @@
+"""Admin pages a director uses: games with hands inline, disputes with verdict and ruling."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import reverse
+
+from scoring import services
+from scoring.models import Game, Hand, MisplayDispute
+from tests.scoring.factories import GameFactory, PlayerFactory, record_hand, record_hands, summary
+from tests.scoring.test_disputes import EVIDENCE
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def director_client(client: Client) -> Client:
+    user = get_user_model().objects.create_superuser("director", "d@example.org", "pw")
+    client.force_login(user)
+    return client
+
+
+def _judged_dispute(capture: Any) -> MisplayDispute:
+    game = GameFactory.create(first_dealer=3)
+    hand = record_hand(game, summary(caller=0, card_points=(92, 70)))
+    with capture(execute=True):
+        dispute = services.dispute_open(
+            hand=hand, called_by=0, accused=1, trick=1, evidence=EVIDENCE
+        )
+    dispute.refresh_from_db()
+    return dispute
+
+
+def test_game_pages_show_entries_beside_results(director_client: Client) -> None:
+    game = GameFactory.create(table="Legion hall table 4")
+    record_hands(game, 2)
+    listing = director_client.get(reverse("admin:scoring_game_changelist"), {"q": "Legion"})
+    assert listing.status_code == 200
+    assert "Legion hall table 4" in listing.content.decode()
+    page = director_client.get(reverse("admin:scoring_game_change", args=[game.pk]))
+    body = page.content.decode()
+    assert page.status_code == 200
+    assert "&quot;card_points&quot;" in body or '"card_points"' in body  # the entry as entered
+    assert "Dealer may pass" in body  # the ruleset in words
+    for path in ("admin:scoring_game_changelist", "admin:scoring_misplaydispute_changelist"):
+        assert director_client.get(reverse(path), {"status": "finished"}).status_code == 200
+
+
+def test_players_and_teams_are_searchable(director_client: Client) -> None:
+    PlayerFactory.create(display_name="Rita MacNeil", community="Big Pond")
+    page = director_client.get(reverse("admin:scoring_player_changelist"), {"q": "Big Pond"})
+    assert "Rita MacNeil" in page.content.decode()
+    assert director_client.get(reverse("admin:scoring_team_changelist")).status_code == 200
+    assert director_client.get(reverse("admin:scoring_handrevision_changelist")).status_code == 200
+
+
+def test_reopen_action(director_client: Client) -> None:
+    game = GameFactory.create()
+    services.game_end_early(game=game, reason="snow")
+    response = director_client.post(
+        reverse("admin:scoring_game_changelist"),
+        {"action": "reopen", "_selected_action": [game.pk]},
+    )
+    assert response.status_code == 302
+    assert Game.objects.get(pk=game.pk).status == "in_progress"
+
+
+def test_director_overrules_in_the_dispute_form(
+    director_client: Client,
+    django_capture_on_commit_callbacks: Any,
+    only_this_receiver: list[int],
+) -> None:
+    dispute = _judged_dispute(django_capture_on_commit_callbacks)
+    url = reverse("admin:scoring_misplaydispute_change", args=[dispute.pk])
+    page = director_client.get(url)
+    assert "did not beat" in page.content.decode()  # the engine's reason is shown
+    response = director_client.post(
+        url, {"ruling": "overruled", "ruling_note": "the 9 came from the kitty"}
+    )
+    assert response.status_code == 302
+    dispute.refresh_from_db()
+    assert (dispute.status, dispute.ruling) == ("proven", "overruled")
+    assert dispute.ruling_note == "the 9 came from the kitty"
+    assert Hand.objects.get(pk=dispute.hand_id).outcome == "misplay_not_proven"
+
+
+def test_dispute_actions(
+    director_client: Client,
+    django_capture_on_commit_callbacks: Any,
+    only_this_receiver: list[int],
+) -> None:
+    dispute = _judged_dispute(django_capture_on_commit_callbacks)
+    changelist = reverse("admin:scoring_misplaydispute_changelist")
+    director_client.post(changelist, {"action": "uphold", "_selected_action": [dispute.pk]})
+    dispute.refresh_from_db()
+    assert dispute.ruling == "upheld"
+    director_client.post(
+        changelist, {"action": "adjudicate_again", "_selected_action": [dispute.pk]}
+    )
+    dispute.refresh_from_db()
+    assert (dispute.status, dispute.ruling, dispute.version) == ("proven", "upheld", 4)
