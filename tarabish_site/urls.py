@@ -12,6 +12,7 @@ from scoring.api import urls as scoring_api
 from tarabish_site.api.auth import TokenView
 from tarabish_site.api.exceptions import json_not_found
 from tarabish_site.health import healthz
+from tournaments.api import urls as tournaments_api
 
 
 class ApiRootView(APIRootView):
@@ -24,10 +25,12 @@ router = DefaultRouter()
 router.APIRootView = ApiRootView
 
 router.registry.extend(scoring_api.router.registry)
+router.registry.extend(tournaments_api.router.registry)
 
 api_urlpatterns = [
     *router.urls,
     *scoring_api.urlpatterns,
+    *tournaments_api.urlpatterns,
     path("auth/token/", TokenView.as_view(), name="auth-token"),
 ]
 

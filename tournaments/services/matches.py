@@ -145,8 +145,19 @@ def bracket_sync(stage: Stage) -> list[Match]:
             break
     _assign_tables(matches.values(), dirty)
     changed = [m for m in matches.values() if m.pk in dirty]
-    Match.objects.bulk_update(changed, RESULT_FIELDS)
+    _save_results(changed)
     return changed
+
+
+def _save_results(matches: Sequence[Match]) -> None:
+    """Store the result columns of a few matches (one UPDATE each: cheaper than a CASE)."""
+    if len(matches) > 20:
+        Match.objects.bulk_update(matches, RESULT_FIELDS, batch_size=200)
+        return
+    for match in matches:
+        Match.objects.filter(pk=match.pk).update(
+            **{name: getattr(match, name) for name in RESULT_FIELDS}
+        )
 
 
 # ------------------------------------------------------------------------------ results
@@ -277,7 +288,7 @@ def _reopen_dependents(stage: Stage, match: Match, *, confirm_reset: bool) -> No
             other.finished_at = None
             other.held_reason = ""
             other.version += 1
-    Match.objects.bulk_update(later, RESULT_FIELDS)
+    _save_results(later)
 
 
 def _apply(stage: Stage, match: Match, outcome: MatchOutcome, *, confirm_reset: bool) -> Match:
@@ -534,7 +545,7 @@ def entry_withdraw(
                     match.state = State.VOID
                     match.finished_at = timezone.now()
                     match.version += 1
-            Match.objects.bulk_update(open_matches, RESULT_FIELDS)
+            _save_results(open_matches)
             if stage.is_bracket:
                 bracket_sync(stage)
             standings_touch(stage_id=stage.pk)

@@ -428,7 +428,7 @@ def _check_duplicates(rows: Iterable[_Row], tournament: Tournament, report: Impo
         for column in REQUIRED_COLUMNS:
             name = getattr(row, column)
             key = (name.lower(), row.community.lower())
-            if not name:
+            if not name or (column == "player_two" and name == row.player_one):
                 continue
             if key in seen_players:
                 report.add(row.number, column, f"{name} is already on row {seen_players[key]}.")

@@ -1,0 +1,196 @@
+"""API tests: every endpoint, its permissions, idempotency, versions and query counts."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from tests.scoring.factories import TeamFactory, UserFactory
+from tests.tournaments.factories import TournamentFactory, add_stage, tournament_ready
+from tests.tournaments.helpers import win_match
+from tournaments.demo import stage_play_simulated
+from tournaments.models import Match, Stage, Tournament
+from tournaments.services import stage_start, standings_recompute
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user: Any = None) -> APIClient:
+    client = APIClient()
+    if user is not None:
+        client.force_authenticate(user)
+    return client
+
+
+def test_anyone_lists_public_tournaments_but_not_private_ones() -> None:
+    TournamentFactory(name="Open", slug="open")
+    secret = TournamentFactory(name="Secret", slug="secret", public=False)
+    body = client_for().get("/api/v1/tournaments/").json()
+    assert [t["slug"] for t in body["results"]] == ["open"]
+    assert client_for().get("/api/v1/tournaments/secret/").status_code == 404
+    director_view = client_for(secret.organiser).get("/api/v1/tournaments/secret/")
+    assert director_view.status_code == 200
+    assert director_view["ETag"] == '"1"'
+
+
+def test_create_needs_an_account_and_replays_with_the_same_key() -> None:
+    body = {"name": "Baddeck Open", "starts_on": "2026-12-05", "match_games": 3}
+    assert client_for().post("/api/v1/tournaments/", body).status_code in (401, 403)
+    client = client_for(UserFactory())
+    first = client.post("/api/v1/tournaments/", body, HTTP_IDEMPOTENCY_KEY="k-1")
+    assert first.status_code == 201
+    assert first["Location"].endswith("/api/v1/tournaments/baddeck-open/")
+    again = client.post("/api/v1/tournaments/", body, HTTP_IDEMPOTENCY_KEY="k-1")
+    assert again.status_code == 201
+    assert again["Idempotent-Replayed"] == "true"
+    assert Tournament.objects.count() == 1
+    other = client.post(
+        "/api/v1/tournaments/", {**body, "name": "Other"}, HTTP_IDEMPOTENCY_KEY="k-1"
+    )
+    assert other.status_code == 422
+
+
+def test_bad_input_uses_the_one_error_shape() -> None:
+    client = client_for(UserFactory())
+    response = client.post(
+        "/api/v1/tournaments/", {"name": "X", "starts_on": "2026-12-05", "match_games": 4}
+    )
+    assert response.status_code == 400
+    body = response.json()
+    assert set(body) == {"message", "code", "fields"}
+    assert "match_games" in body["fields"]
+
+
+def test_changing_a_tournament_needs_the_current_version() -> None:
+    tournament = TournamentFactory(slug="cup")
+    client = client_for(tournament.organiser)
+    url = "/api/v1/tournaments/cup/"
+    assert client.patch(url, {"venue": "Hall"}).status_code == 428
+    assert client.patch(url, {"venue": "Hall"}, HTTP_IF_MATCH='"7"').status_code == 412
+    response = client.patch(url, {"venue": "Hall"}, HTTP_IF_MATCH='"1"')
+    assert response.status_code == 200
+    assert response["ETag"] == '"2"'
+    assert response.json()["venue"] == "Hall"
+    stranger = client_for(UserFactory()).patch(url, {"venue": "X"}, HTTP_IF_MATCH='"2"')
+    assert stranger.status_code == 403
+
+
+def test_a_director_runs_the_day_through_the_api() -> None:
+    tournament = TournamentFactory(slug="day")
+    client = client_for(tournament.organiser)
+    base = "/api/v1/tournaments/day"
+    assert client.post(f"{base}/open-registration/").json()["status"] == "registration"
+    teams = TeamFactory.create_batch(4)
+    entries = [client.post(f"{base}/entries/", {"team": t.pk}).json() for t in teams]
+    assert client.post(f"{base}/entries/", {"team": teams[0].pk}).status_code == 409
+    csv = "player_one,player_two,community\nAngus,Mary,Glace Bay\nRon,Ron,Cheticamp\n"
+    bad = client.post(f"{base}/entries/import/", {"csv": csv})
+    assert bad.status_code == 400
+    assert bad.json()["fields"] == {"rows.3.player_two": ["is the same player as player_one."]}
+    good = client.post(f"{base}/entries/import/", {"csv": csv.replace("Ron,Ron", "Ron,Gerard")})
+    assert good.status_code == 201
+    assert good.json()["rows"] == 2
+    assert client.post(f"{base}/open-check-in/").json()["status"] == "check_in"
+    for entry in entries:
+        assert client.post(f"{base}/entries/{entry['id']}/check-in/").json()["checked_in"]
+    client.post(f"{base}/process-check-in/")
+    listed = client.get(f"{base}/entries/?status=active").json()["results"]
+    assert [e["seed"] for e in listed] == [1, 2, 3, 4]
+    stage = client.post(f"{base}/stages/", {"kind": "single_elim", "third_place": True}).json()
+    started = client.post(f"{base}/stages/{stage['id']}/start/")
+    assert started.json()["status"] == "running"
+    bracket = client.get(f"{base}/stages/{stage['id']}/bracket/").json()
+    assert bracket["match_count"] == 4
+    first = bracket["sides"][0]["rounds"][0]["matches"][0]
+    assert first["state"] == "ready"
+    assert first["slots"][0]["name"] == teams[0].name
+    schedule = client.get(f"{base}/schedule/").json()
+    assert [m["table"] for m in schedule if m["state"] == "ready"] == [1, 2]
+    match = client.get(f"/api/v1/matches/{first['id']}/")
+    game = client.post(f"/api/v1/matches/{first['id']}/games/", {"first_dealer": 0})
+    assert game.status_code == 201
+    assert game.json()["state"] == "in_progress"
+    forfeit = client.post(
+        f"/api/v1/matches/{first['id']}/forfeit/",
+        {"loser": first["slots"][1]["entry"]},
+        HTTP_IF_MATCH=match["ETag"],
+    )
+    assert forfeit.status_code == 412
+    forfeit = client.post(
+        f"/api/v1/matches/{first['id']}/forfeit/",
+        {"loser": first["slots"][1]["entry"]},
+        HTTP_IF_MATCH=game["ETag"],
+    )
+    assert forfeit.status_code == 200
+    assert forfeit.json()["forfeit"] is True
+    day = client.get(f"{base}/day/").json()
+    assert [m["table"] for m in day["ready"]] == [2]
+    assert client_for(UserFactory()).get(f"{base}/day/").status_code == 403
+
+
+def test_standings_bracket_and_ratings_are_read_in_flat_queries(
+    django_assert_max_num_queries: Any,
+) -> None:
+    tournament = tournament_ready(16)
+    stage = add_stage(tournament, "double_elim", grand_final="reset")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    stage_play_simulated(stage_id=stage.pk, rng=random.Random(3), limit=12)
+    standings_recompute(stage_id=stage.pk, force=True)
+    client = client_for()
+    base = f"/api/v1/tournaments/{tournament.slug}"
+    with django_assert_max_num_queries(6):
+        standings = client.get(f"{base}/stages/{stage.pk}/standings/").json()
+    assert len(standings[0]["rows"]) == 16
+    with django_assert_max_num_queries(6):
+        bracket = client.get(f"{base}/stages/{stage.pk}/bracket/").json()
+    assert bracket["match_count"] == 31
+    with django_assert_max_num_queries(4):
+        schedule = client.get(f"{base}/schedule/").json()
+    assert len(schedule) >= 12
+    with django_assert_max_num_queries(5):
+        matches = client.get(f"/api/v1/matches/?stage__tournament__slug={tournament.slug}")
+    assert matches.json()["count"] == 31
+    played = Match.objects.filter(stage=stage, state=Match.State.COMPLETE, bye=False).first()
+    assert played is not None
+    with django_assert_max_num_queries(5):
+        detail = client.get(f"/api/v1/matches/{played.pk}/").json()
+    assert len(detail["games"]) >= 1
+    with django_assert_max_num_queries(4):
+        client.get("/api/v1/tournaments/")
+
+
+def test_swiss_pairing_and_advance_through_the_api(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    tournament = tournament_ready(6)
+    swiss = add_stage(tournament, "swiss", swiss_rounds=2)
+    add_stage(tournament, "single_elim", qualifiers_per_pool=4)
+    client = client_for(tournament.organiser)
+    base = f"/api/v1/tournaments/{tournament.slug}"
+    client.post(f"{base}/stages/{swiss.pk}/start/")
+    early = client.post(f"{base}/stages/{swiss.pk}/pair-next-round/")
+    assert early.status_code == 409
+    assert early.json()["code"] == "round_unfinished"
+    stage_play_simulated(stage_id=swiss.pk, rng=random.Random(1))
+    paired = client.post(f"{base}/stages/{swiss.pk}/pair-next-round/")
+    assert paired.json()["number"] == 2
+    stage_play_simulated(stage_id=swiss.pk, rng=random.Random(2))
+    advanced = client.post(f"{base}/advance/")
+    assert advanced.status_code == 200
+    assert advanced.json()["kind"] == "single_elim"
+    knockout = Stage.objects.get(pk=advanced.json()["id"])
+    with django_capture_on_commit_callbacks(execute=True):
+        for match in Match.objects.filter(stage=knockout, key__startswith="W1"):
+            win_match(match, "home")
+        win_match(Match.objects.get(stage=knockout, key="W2-1"), "away")
+    finished = client.post(f"{base}/finish/").json()
+    assert finished["status"] == "finished"
+    entries = client.get(f"{base}/entries/").json()["results"]
+    assert sorted(e["final_place"] for e in entries)[:4] == [1, 2, 3, 3]
+    leaders = client.get("/api/v1/ratings/").json()["results"]
+    assert leaders
+    history = client.get(f"/api/v1/ratings/{leaders[0]['player']}/").json()
+    assert history["history"]

@@ -1,0 +1,1 @@
+"""The tournaments API, mounted under ``/api/v1/``."""

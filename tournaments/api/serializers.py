@@ -1,0 +1,358 @@
+"""Serializers of the tournaments API: input envelopes (types only) and output shapes.
+
+Nothing here decides anything about a tournament: the services validate and refuse, the
+selectors load; these only read requests and show what is stored.
+"""
+
+from typing import Any
+
+from rest_framework import serializers
+
+from scoring.engine import PRESETS
+from tournaments.algorithms.standings import TIEBREAKERS
+from tournaments.models import (
+    Entry,
+    Match,
+    MatchGame,
+    PlayerRating,
+    RatingChange,
+    Round,
+    Stage,
+    Standing,
+    Tournament,
+)
+
+
+# ------------------------------------------------------------------------------ tournaments
+class TournamentSerializer(serializers.ModelSerializer[Tournament]):
+    organiser = serializers.CharField(source="organiser.username", default=None, read_only=True)
+    entry_count = serializers.IntegerField(read_only=True, required=False)
+    stage_count = serializers.IntegerField(read_only=True, required=False)
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "id",
+            "slug",
+            "name",
+            "venue",
+            "starts_on",
+            "ends_on",
+            "organiser",
+            "status",
+            "public",
+            "ruleset_preset",
+            "ruleset",
+            "match_format",
+            "match_games",
+            "substitutes_allowed",
+            "seed_by_rating",
+            "version",
+            "entry_count",
+            "stage_count",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+
+class TournamentCreateSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=200)
+    slug = serializers.SlugField(max_length=80, required=False, default="")
+    venue = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
+    starts_on = serializers.DateField()
+    ends_on = serializers.DateField(required=False, default=None)
+    ruleset_preset = serializers.ChoiceField(
+        choices=list(PRESETS), required=False, default="cape-breton-standard"
+    )
+    ruleset = serializers.DictField(
+        required=False,
+        default=None,
+        help_text="A custom ruleset (engine fields); overrides ruleset_preset.",
+    )
+    match_format = serializers.ChoiceField(
+        choices=Tournament.MatchFormat.choices, required=False, default="best_of"
+    )
+    match_games = serializers.IntegerField(min_value=1, max_value=9, required=False, default=1)
+    public = serializers.BooleanField(required=False, default=True)
+    substitutes_allowed = serializers.BooleanField(required=False, default=False)
+    seed_by_rating = serializers.BooleanField(required=False, default=False)
+
+
+class TournamentUpdateSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=200, required=False)
+    venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
+    starts_on = serializers.DateField(required=False)
+    ends_on = serializers.DateField(required=False)
+    public = serializers.BooleanField(required=False)
+    substitutes_allowed = serializers.BooleanField(required=False)
+    seed_by_rating = serializers.BooleanField(required=False)
+    match_format = serializers.ChoiceField(choices=Tournament.MatchFormat.choices, required=False)
+    match_games = serializers.IntegerField(min_value=1, max_value=9, required=False)
+    ruleset_preset = serializers.ChoiceField(choices=list(PRESETS), required=False)
+    ruleset = serializers.DictField(required=False)
+
+
+# ------------------------------------------------------------------------------ entries
+class EntrySerializer(serializers.ModelSerializer[Entry]):
+    team_name = serializers.CharField(source="team.name", read_only=True)
+    players = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Entry
+        fields = [
+            "id",
+            "team",
+            "team_name",
+            "players",
+            "seed",
+            "status",
+            "checked_in",
+            "checked_in_at",
+            "withdrawn_at",
+            "withdrawal_note",
+            "final_place",
+            "version",
+        ]
+        read_only_fields = fields
+
+    def get_players(self, entry: Entry) -> list[str]:
+        return [entry.team.player_one.display_name, entry.team.player_two.display_name]
+
+
+class EntryCreateSerializer(serializers.Serializer[Any]):
+    team = serializers.IntegerField(min_value=1, help_text="The team's id.")
+    seed = serializers.IntegerField(min_value=1, required=False, default=None)
+
+
+class CheckInSerializer(serializers.Serializer[Any]):
+    checked_in = serializers.BooleanField(required=False, default=True)
+
+
+class WithdrawSerializer(serializers.Serializer[Any]):
+    forfeit_remaining = serializers.BooleanField(
+        required=False,
+        default=True,
+        help_text="Forfeit the entry's unfinished matches to the opponents (true), or set them "
+        "aside as not played (false; bracket matches are always forfeited).",
+    )
+    note = serializers.CharField(max_length=300, required=False, default="", allow_blank=True)
+
+
+class SubstituteSerializer(serializers.Serializer[Any]):
+    player = serializers.IntegerField(min_value=1)
+
+
+class CsvImportSerializer(serializers.Serializer[Any]):
+    csv = serializers.CharField(
+        help_text="CSV text with a header: team, player_one, player_two, community, seed "
+        "(player_one and player_two required).",
+        trim_whitespace=False,
+    )
+
+
+class ImportReportSerializer(serializers.Serializer[Any]):
+    rows = serializers.IntegerField()
+    created = EntrySerializer(many=True)
+
+
+# ------------------------------------------------------------------------------ stages
+class StageSerializer(serializers.ModelSerializer[Stage]):
+    class Meta:
+        model = Stage
+        fields = [
+            "id",
+            "order",
+            "name",
+            "kind",
+            "status",
+            "pool_count",
+            "legs",
+            "swiss_rounds",
+            "third_place",
+            "grand_final",
+            "qualifiers_per_pool",
+            "tiebreakers",
+            "standings_computed_at",
+            "started_at",
+            "finished_at",
+            "version",
+        ]
+        read_only_fields = fields
+
+
+class StageCreateSerializer(serializers.Serializer[Any]):
+    kind = serializers.ChoiceField(choices=Stage.Kind.choices)
+    name = serializers.CharField(max_length=100, required=False, default="")
+    pool_count = serializers.IntegerField(min_value=1, required=False, default=1)
+    legs = serializers.IntegerField(min_value=1, max_value=2, required=False, default=1)
+    swiss_rounds = serializers.IntegerField(min_value=1, required=False, default=None)
+    third_place = serializers.BooleanField(required=False, default=False)
+    grand_final = serializers.ChoiceField(
+        choices=Stage.GrandFinal.choices, required=False, default="reset"
+    )
+    qualifiers_per_pool = serializers.IntegerField(min_value=1, required=False, default=None)
+    tiebreakers = serializers.ListField(
+        child=serializers.ChoiceField(choices=list(TIEBREAKERS)), required=False, default=list
+    )
+
+
+class RoundSerializer(serializers.ModelSerializer[Round]):
+    class Meta:
+        model = Round
+        fields = ["id", "side", "number", "name"]
+        read_only_fields = fields
+
+
+# ------------------------------------------------------------------------------ matches
+class MatchEntrySerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    seed = serializers.IntegerField(allow_null=True)
+    team = serializers.IntegerField(source="team_id")
+    name = serializers.CharField(source="team.name")
+
+
+class MatchGameSerializer(serializers.ModelSerializer[MatchGame]):
+    status = serializers.CharField(source="game.status")
+    winner = serializers.CharField(source="game.winner")
+    score = serializers.SerializerMethodField()
+
+    class Meta:
+        model = MatchGame
+        fields = ["number", "game", "discarded", "discarded_reason", "status", "winner", "score"]
+        read_only_fields = fields
+
+    def get_score(self, link: MatchGame) -> list[int]:
+        return [link.game.score_a, link.game.score_b]
+
+
+class MatchSerializer(serializers.ModelSerializer[Match]):
+    stage = serializers.IntegerField(source="stage_id")
+    round = RoundSerializer()
+    pool = serializers.CharField(source="pool.name", default=None)
+    home = MatchEntrySerializer(allow_null=True)
+    away = MatchEntrySerializer(allow_null=True)
+    winner = serializers.IntegerField(source="winner_id", allow_null=True)
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "stage",
+            "round",
+            "pool",
+            "number",
+            "key",
+            "table",
+            "state",
+            "format",
+            "games_planned",
+            "home",
+            "away",
+            "home_source",
+            "away_source",
+            "bye",
+            "forfeit",
+            "winner",
+            "home_games",
+            "away_games",
+            "home_points",
+            "away_points",
+            "home_baits",
+            "away_baits",
+            "held_reason",
+            "version",
+            "started_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+
+class MatchDetailSerializer(MatchSerializer):
+    games = MatchGameSerializer(source="match_games", many=True)
+
+    class Meta(MatchSerializer.Meta):
+        fields = [*MatchSerializer.Meta.fields, "games"]
+        read_only_fields = fields
+
+
+class GameStartSerializer(serializers.Serializer[Any]):
+    first_dealer = serializers.IntegerField(min_value=0, max_value=3, required=False, default=None)
+    seats = serializers.ListField(
+        child=serializers.IntegerField(min_value=1),
+        min_length=4,
+        max_length=4,
+        required=False,
+        default=None,
+        help_text="The four player ids clockwise from seat 0 (home team at seats 0 and 2).",
+    )
+
+
+class ForfeitSerializer(serializers.Serializer[Any]):
+    loser = serializers.IntegerField(min_value=1, help_text="The entry that forfeits.")
+    confirm_reset = serializers.BooleanField(required=False, default=False)
+
+
+# ------------------------------------------------------------------------------ standings
+class StandingSerializer(serializers.ModelSerializer[Standing]):
+    entry = serializers.IntegerField(source="entry_id")
+    team_name = serializers.CharField(source="entry.team.name")
+
+    class Meta:
+        model = Standing
+        fields = [
+            "place",
+            "entry",
+            "team_name",
+            "seed",
+            "played",
+            "byes",
+            "match_wins",
+            "match_draws",
+            "match_losses",
+            "match_points",
+            "game_wins",
+            "game_losses",
+            "points_for",
+            "points_against",
+            "points_difference",
+            "baits_forced",
+            "baits_suffered",
+            "buchholz",
+            "median_buchholz",
+        ]
+        read_only_fields = fields
+
+
+class PoolStandingsSerializer(serializers.Serializer[Any]):
+    pool = serializers.CharField(source="pool.name", default=None)
+    rows = StandingSerializer(many=True)
+
+
+# ------------------------------------------------------------------------------ ratings
+class RatingSerializer(serializers.ModelSerializer[PlayerRating]):
+    player_name = serializers.CharField(source="player.display_name")
+    ordinal = serializers.FloatField()
+
+    class Meta:
+        model = PlayerRating
+        fields = ["player", "player_name", "mu", "sigma", "ordinal", "matches", "updated_at"]
+        read_only_fields = fields
+
+
+class RatingChangeSerializer(serializers.ModelSerializer[RatingChange]):
+    tournament = serializers.CharField(source="match.stage.tournament.slug")
+    ordinal_after = serializers.FloatField()
+
+    class Meta:
+        model = RatingChange
+        fields = [
+            "match",
+            "tournament",
+            "mu_before",
+            "sigma_before",
+            "mu_after",
+            "sigma_after",
+            "ordinal_after",
+            "created_at",
+        ]
+        read_only_fields = fields

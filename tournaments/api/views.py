@@ -1,0 +1,579 @@
+"""Views of the tournaments API: read the request, call a service or a selector, answer.
+
+Reads are open for public tournaments (and for the directors of private ones); every write
+needs an account, and the services decide whether that account directs the tournament. Every
+POST honours ``Idempotency-Key``; changing a tournament or a match result needs ``If-Match``.
+"""
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from django.db.models import QuerySet
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
+from rest_framework import mixins, viewsets
+from rest_framework.decorators import action
+from rest_framework.parsers import JSONParser
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from tarabish_site.api.errors import NotAllowed, NotFound
+from tarabish_site.api.idempotency import idempotent
+from tarabish_site.api.schema import error_responses
+from tarabish_site.api.throttles import WritesThrottle
+from tarabish_site.api.versioning import (
+    ETAG_RESPONSE_HEADER,
+    IF_MATCH_PARAMETER,
+    expected_version,
+    not_modified,
+    not_modified_response,
+    with_etag,
+)
+from tournaments import selectors, services
+from tournaments.api.serializers import (
+    CheckInSerializer,
+    CsvImportSerializer,
+    EntryCreateSerializer,
+    EntrySerializer,
+    ForfeitSerializer,
+    GameStartSerializer,
+    ImportReportSerializer,
+    MatchDetailSerializer,
+    MatchSerializer,
+    PoolStandingsSerializer,
+    RatingChangeSerializer,
+    RatingSerializer,
+    RoundSerializer,
+    StageCreateSerializer,
+    StageSerializer,
+    SubstituteSerializer,
+    TournamentCreateSerializer,
+    TournamentSerializer,
+    TournamentUpdateSerializer,
+    WithdrawSerializer,
+)
+from tournaments.models import Entry, Match, PlayerRating, Stage, Tournament
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+SLUG = OpenApiParameter(
+    "tournament_slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The tournament."
+)
+TAG_T, TAG_E, TAG_S, TAG_M, TAG_R = "tournaments", "entries", "stages", "matches", "ratings"
+ViewMethod = TypeVar("ViewMethod", bound=Callable[..., Response])
+
+
+class ReadAnyoneWriteSignedIn(BasePermission):
+    """Reads for anyone (what they may see is the selectors' business); writes signed in."""
+
+    def has_permission(self, request: Request, view: Any) -> bool:
+        if request.method in SAFE_METHODS:
+            return True
+        return bool(request.user and request.user.is_authenticated)
+
+
+def _actor(request: Request) -> "User | None":
+    return request.user if request.user.is_authenticated else None
+
+
+def _tournament(request: Request, slug: str) -> Tournament:
+    tournament = selectors.tournaments_visible(request.user).filter(slug=slug).first()
+    if tournament is None:
+        raise NotFound(f"There is no tournament {slug!r}.")
+    return tournament
+
+
+def _tournament_response(tournament_id: int, status: int = 200) -> Response:
+    tournament = Tournament.objects.select_related("organiser").get(pk=tournament_id)
+    response = Response(TournamentSerializer(tournament).data, status=status)
+    if status == 201:
+        response["Location"] = reverse("api:tournament-detail", kwargs={"slug": tournament.slug})
+    return with_etag(response, tournament.version)
+
+
+class JsonApiViewSet(viewsets.GenericViewSet[Any]):
+    parser_classes = [JSONParser]
+    throttle_classes = [WritesThrottle]
+    permission_classes = [ReadAnyoneWriteSignedIn]
+
+
+def _action_schema(
+    summary: str, tag: str, response: Any, request: Any = None
+) -> Callable[[ViewMethod], ViewMethod]:
+    return extend_schema(
+        summary=summary,
+        tags=[tag],
+        parameters=[SLUG] if tag in (TAG_E, TAG_S) else [],
+        request=request,
+        responses={200: response, **error_responses(400, 401, 403, 404, 409, 422, 429)},
+    )
+
+
+# ------------------------------------------------------------------------------ tournaments
+@extend_schema_view(list=extend_schema(summary="List tournaments", tags=[TAG_T]))
+class TournamentViewSet(mixins.ListModelMixin, JsonApiViewSet):
+    """Tournaments and the director's steps through the day."""
+
+    serializer_class = TournamentSerializer
+    lookup_field = "slug"
+    lookup_value_regex = "[-a-zA-Z0-9_]+"
+    filterset_fields = ["status", "public"]
+    ordering_fields = ["starts_on", "name"]
+
+    def get_queryset(self) -> QuerySet[Tournament]:
+        return selectors.tournament_list(self.request.user)
+
+    @extend_schema(
+        summary="A tournament",
+        tags=[TAG_T],
+        parameters=[ETAG_RESPONSE_HEADER],
+        responses={200: TournamentSerializer, **error_responses(404)},
+    )
+    def retrieve(self, request: Request, slug: str) -> Response:
+        tournament = _tournament(request, slug)
+        if not_modified(request, tournament.version):
+            return not_modified_response(tournament.version)
+        return _tournament_response(tournament.pk)
+
+    @extend_schema(
+        summary="Create a tournament",
+        tags=[TAG_T],
+        request=TournamentCreateSerializer,
+        responses={201: TournamentSerializer, **error_responses(400, 401, 409, 422, 429)},
+    )
+    @idempotent
+    def create(self, request: Request) -> Response:
+        serializer = TournamentCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        tournament = services.tournament_create(actor=_actor(request), **serializer.validated_data)
+        return _tournament_response(tournament.pk, status=201)
+
+    @extend_schema(
+        summary="Change a tournament",
+        tags=[TAG_T],
+        request=TournamentUpdateSerializer,
+        parameters=[IF_MATCH_PARAMETER, ETAG_RESPONSE_HEADER],
+        responses={200: TournamentSerializer, **error_responses(400, 401, 403, 404, 409, 412, 428)},
+    )
+    def partial_update(self, request: Request, slug: str) -> Response:
+        tournament = _tournament(request, slug)
+        serializer = TournamentUpdateSerializer(data=request.data, partial=True)
+        serializer.is_valid(raise_exception=True)
+        services.tournament_update(
+            tournament_id=tournament.pk,
+            actor=_actor(request),
+            expected_version=expected_version(request),
+            changes=dict(serializer.validated_data),
+        )
+        return _tournament_response(tournament.pk)
+
+    def _step(self, request: Request, slug: str, service: Any) -> Response:
+        tournament = _tournament(request, slug)
+        service(tournament_id=tournament.pk, actor=_actor(request))
+        return _tournament_response(tournament.pk)
+
+    @_action_schema("Open registration", TAG_T, TournamentSerializer)
+    @idempotent
+    @action(detail=True, methods=["post"], url_path="open-registration")
+    def open_registration(self, request: Request, slug: str) -> Response:
+        return self._step(request, slug, services.tournament_open_registration)
+
+    @_action_schema("Open check-in", TAG_T, TournamentSerializer)
+    @idempotent
+    @action(detail=True, methods=["post"], url_path="open-check-in")
+    def open_check_in(self, request: Request, slug: str) -> Response:
+        return self._step(request, slug, services.tournament_open_check_in)
+
+    @_action_schema(
+        "Process check-in: no-shows inactive, seeds closed up", TAG_T, TournamentSerializer
+    )
+    @idempotent
+    @action(detail=True, methods=["post"], url_path="process-check-in")
+    def process_check_in(self, request: Request, slug: str) -> Response:
+        return self._step(request, slug, services.checkin_process)
+
+    @_action_schema("Advance to the next stage (pools to knockout)", TAG_T, StageSerializer)
+    @idempotent
+    @action(detail=True, methods=["post"])
+    def advance(self, request: Request, slug: str) -> Response:
+        tournament = _tournament(request, slug)
+        stage = services.stage_advance(tournament_id=tournament.pk, actor=_actor(request))
+        return Response(StageSerializer(stage).data)
+
+    @_action_schema("Finish: final placements", TAG_T, TournamentSerializer)
+    @idempotent
+    @action(detail=True, methods=["post"])
+    def finish(self, request: Request, slug: str) -> Response:
+        return self._step(request, slug, services.tournament_finish)
+
+    @extend_schema(
+        summary="The day's schedule: matches with rounds and table numbers",
+        tags=[TAG_T],
+        responses={200: MatchSerializer(many=True), **error_responses(404)},
+    )
+    @action(detail=True, methods=["get"])
+    def schedule(self, request: Request, slug: str) -> Response:
+        tournament = _tournament(request, slug)
+        matches = selectors.tournament_schedule(tournament)
+        return Response(MatchSerializer(matches, many=True).data)
+
+
+# ------------------------------------------------------------------------------ entries
+@extend_schema_view(
+    list=extend_schema(summary="List entries", tags=[TAG_E], parameters=[SLUG]),
+    retrieve=extend_schema(
+        summary="An entry",
+        tags=[TAG_E],
+        parameters=[SLUG],
+        responses={200: EntrySerializer, **error_responses(404)},
+    ),
+)
+class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiViewSet):
+    """The teams registered in a tournament."""
+
+    serializer_class = EntrySerializer
+    filterset_fields = ["status", "checked_in"]
+    ordering_fields = ["seed", "registered_at"]
+    lookup_value_regex = "[0-9]+"
+
+    def get_queryset(self) -> QuerySet[Entry]:
+        tournament = _tournament(self.request, self.kwargs["tournament_slug"])
+        return tournament.entries.select_related("team__player_one", "team__player_two").order_by(
+            "seed", "id"
+        )
+
+    def _entry_response(self, entry_id: int, status: int = 200) -> Response:
+        entry = self.get_queryset().get(pk=entry_id)
+        return with_etag(Response(EntrySerializer(entry).data, status=status), entry.version)
+
+    @extend_schema(
+        summary="Register a team",
+        tags=[TAG_E],
+        parameters=[SLUG],
+        request=EntryCreateSerializer,
+        responses={201: EntrySerializer, **error_responses(400, 401, 403, 404, 409, 422)},
+    )
+    @idempotent
+    def create(self, request: Request, tournament_slug: str) -> Response:
+        tournament = _tournament(request, tournament_slug)
+        serializer = EntryCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        entry = services.entry_register(
+            tournament_id=tournament.pk,
+            actor=_actor(request),
+            team_id=serializer.validated_data["team"],
+            seed=serializer.validated_data["seed"],
+        )
+        return self._entry_response(entry.pk, status=201)
+
+    @extend_schema(
+        summary="Import teams from CSV (all or nothing)",
+        tags=[TAG_E],
+        parameters=[SLUG],
+        request=CsvImportSerializer,
+        responses={201: ImportReportSerializer, **error_responses(400, 401, 403, 404, 409, 422)},
+    )
+    @idempotent
+    @action(detail=False, methods=["post"], url_path="import")
+    def import_csv(self, request: Request, tournament_slug: str) -> Response:
+        tournament = _tournament(request, tournament_slug)
+        serializer = CsvImportSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        report = services.entries_import_csv(
+            tournament_id=tournament.pk,
+            actor=_actor(request),
+            text=serializer.validated_data["csv"],
+        )
+        created = list(self.get_queryset().filter(pk__in=[e.pk for e in report.created]))
+        body = {"rows": report.rows, "created": EntrySerializer(created, many=True).data}
+        return Response(body, status=201)
+
+    @_action_schema("Check a team in (or out)", TAG_E, EntrySerializer, CheckInSerializer)
+    @idempotent
+    @action(detail=True, methods=["post"], url_path="check-in")
+    def check_in(self, request: Request, tournament_slug: str, pk: str) -> Response:
+        entry = self.get_object()
+        serializer = CheckInSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.entry_check_in(
+            entry_id=entry.pk, actor=_actor(request), **serializer.validated_data
+        )
+        return self._entry_response(entry.pk)
+
+    @_action_schema("Withdraw a team mid-event", TAG_E, EntrySerializer, WithdrawSerializer)
+    @idempotent
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request: Request, tournament_slug: str, pk: str) -> Response:
+        entry = self.get_object()
+        serializer = WithdrawSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.entry_withdraw(
+            entry_id=entry.pk, actor=_actor(request), **serializer.validated_data
+        )
+        return self._entry_response(entry.pk)
+
+    @_action_schema("Allow a substitute player", TAG_E, EntrySerializer, SubstituteSerializer)
+    @idempotent
+    @action(detail=True, methods=["post"])
+    def substitutes(self, request: Request, tournament_slug: str, pk: str) -> Response:
+        entry = self.get_object()
+        serializer = SubstituteSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.entry_substitute_add(
+            entry_id=entry.pk, actor=_actor(request), player_id=serializer.validated_data["player"]
+        )
+        return self._entry_response(entry.pk)
+
+
+# ------------------------------------------------------------------------------ stages
+@extend_schema_view(
+    list=extend_schema(summary="List stages", tags=[TAG_S], parameters=[SLUG]),
+    retrieve=extend_schema(
+        summary="A stage",
+        tags=[TAG_S],
+        parameters=[SLUG],
+        responses={200: StageSerializer, **error_responses(404)},
+    ),
+)
+class StageViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiViewSet):
+    """Stages played one after another: pools, Swiss, single or double elimination."""
+
+    serializer_class = StageSerializer
+    pagination_class = None
+    lookup_value_regex = "[0-9]+"
+
+    def get_queryset(self) -> QuerySet[Stage]:
+        tournament = _tournament(self.request, self.kwargs["tournament_slug"])
+        return tournament.stages.order_by("order")
+
+    @extend_schema(
+        summary="Add a stage",
+        tags=[TAG_S],
+        parameters=[SLUG],
+        request=StageCreateSerializer,
+        responses={201: StageSerializer, **error_responses(400, 401, 403, 404, 409, 422)},
+    )
+    @idempotent
+    def create(self, request: Request, tournament_slug: str) -> Response:
+        tournament = _tournament(request, tournament_slug)
+        serializer = StageCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        stage = services.stage_create(
+            tournament_id=tournament.pk, actor=_actor(request), **serializer.validated_data
+        )
+        return Response(StageSerializer(stage).data, status=201)
+
+    @_action_schema("Start the stage: pools, rounds and matches", TAG_S, StageSerializer)
+    @idempotent
+    @action(detail=True, methods=["post"])
+    def start(self, request: Request, tournament_slug: str, pk: str) -> Response:
+        stage = services.stage_start(stage_id=self.get_object().pk, actor=_actor(request))
+        return Response(StageSerializer(stage).data)
+
+    @_action_schema("Pair the next Swiss round", TAG_S, RoundSerializer)
+    @idempotent
+    @action(detail=True, methods=["post"], url_path="pair-next-round")
+    def pair_next_round(self, request: Request, tournament_slug: str, pk: str) -> Response:
+        rnd = services.swiss_round_pair(stage_id=self.get_object().pk, actor=_actor(request))
+        return Response(RoundSerializer(rnd).data)
+
+    @extend_schema(
+        summary="Standings, pool by pool",
+        tags=[TAG_S],
+        parameters=[SLUG],
+        responses={200: PoolStandingsSerializer(many=True), **error_responses(404)},
+    )
+    @action(detail=True, methods=["get"])
+    def standings(self, request: Request, tournament_slug: str, pk: str) -> Response:
+        tables = selectors.stage_standings(self.get_object())
+        return Response(PoolStandingsSerializer(tables, many=True).data)
+
+    @extend_schema(
+        summary="The bracket document (rounds, matches, slot sources) of an elimination stage",
+        tags=[TAG_S],
+        parameters=[SLUG],
+        responses={200: OpenApiTypes.OBJECT, **error_responses(404, 409)},
+    )
+    @action(detail=True, methods=["get"])
+    def bracket(self, request: Request, tournament_slug: str, pk: str) -> Response:
+        stage = self.get_object()
+        if not stage.is_bracket or stage.status == Stage.Status.PENDING:
+            raise NotFound(f"{stage.name} has no bracket (yet).")
+        return Response(selectors.stage_bracket_document(stage))
+
+    @extend_schema(
+        summary="Rounds of the stage",
+        tags=[TAG_S],
+        parameters=[SLUG],
+        responses={200: RoundSerializer(many=True), **error_responses(404)},
+    )
+    @action(detail=True, methods=["get"])
+    def rounds(self, request: Request, tournament_slug: str, pk: str) -> Response:
+        rounds = self.get_object().rounds.order_by("id")
+        return Response(RoundSerializer(rounds, many=True).data)
+
+
+# ------------------------------------------------------------------------------ matches
+@extend_schema_view(list=extend_schema(summary="List matches", tags=[TAG_M]))
+class MatchViewSet(mixins.ListModelMixin, JsonApiViewSet):
+    """Matches: two entries, a table, the games played in them and the result."""
+
+    serializer_class = MatchSerializer
+    filterset_fields = ["stage", "state", "table", "stage__tournament__slug"]
+    ordering_fields = ["table", "finished_at"]
+    lookup_value_regex = "[0-9]+"
+
+    def get_queryset(self) -> QuerySet[Match]:
+        visible = selectors.tournaments_visible(self.request.user)
+        return (
+            Match.objects.filter(stage__tournament__in=visible)
+            .select_related("stage", "round", "pool", "home__team", "away__team")
+            .order_by("stage_id", "round_id", "number")
+        )
+
+    def _match_response(self, request: Request, match_id: int, status: int = 200) -> Response:
+        match = selectors.match_detail(match_id)
+        if (
+            match is None
+            or not selectors.tournaments_visible(request.user)
+            .filter(pk=match.stage.tournament_id)
+            .exists()
+        ):
+            raise NotFound(f"There is no match {match_id}.")
+        if status == 200 and not_modified(request, match.version):
+            return not_modified_response(match.version)
+        return with_etag(Response(MatchDetailSerializer(match).data, status=status), match.version)
+
+    @extend_schema(
+        summary="A match with its games",
+        tags=[TAG_M],
+        parameters=[ETAG_RESPONSE_HEADER],
+        responses={200: MatchDetailSerializer, **error_responses(404)},
+    )
+    def retrieve(self, request: Request, pk: str) -> Response:
+        return self._match_response(request, int(pk))
+
+    @extend_schema(
+        summary="Start the next game of the match (a scoring game)",
+        tags=[TAG_M],
+        request=GameStartSerializer,
+        responses={201: MatchDetailSerializer, **error_responses(400, 401, 403, 404, 409, 422)},
+    )
+    @idempotent
+    @action(detail=True, methods=["post"])
+    def games(self, request: Request, pk: str) -> Response:
+        serializer = GameStartSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        self._match_response(request, int(pk))
+        services.match_game_start(
+            match_id=int(pk), actor=_actor(request), **serializer.validated_data
+        )
+        return self._match_response(request, int(pk), status=201)
+
+    @extend_schema(
+        summary="Award the match to the other entry (forfeit)",
+        tags=[TAG_M],
+        request=ForfeitSerializer,
+        parameters=[IF_MATCH_PARAMETER],
+        responses={
+            200: MatchDetailSerializer,
+            **error_responses(400, 401, 403, 404, 409, 412, 428),
+        },
+    )
+    @idempotent
+    @action(detail=True, methods=["post"])
+    def forfeit(self, request: Request, pk: str) -> Response:
+        serializer = ForfeitSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        self._match_response(request, int(pk))
+        services.match_forfeit(
+            match_id=int(pk),
+            actor=_actor(request),
+            loser_id=serializer.validated_data["loser"],
+            confirm_reset=serializer.validated_data["confirm_reset"],
+            expected_version=expected_version(request),
+        )
+        return self._match_response(request, int(pk))
+
+    @extend_schema(
+        summary="Confirm a held result change: later matches re-open",
+        tags=[TAG_M],
+        request=None,
+        parameters=[IF_MATCH_PARAMETER],
+        responses={200: MatchDetailSerializer, **error_responses(401, 403, 404, 409, 412, 428)},
+    )
+    @idempotent
+    @action(detail=True, methods=["post"], url_path="confirm-reset")
+    def confirm_reset(self, request: Request, pk: str) -> Response:
+        self._match_response(request, int(pk))
+        services.match_reset_confirm(
+            match_id=int(pk), actor=_actor(request), expected_version=expected_version(request)
+        )
+        return self._match_response(request, int(pk))
+
+
+# ------------------------------------------------------------------------------ ratings
+@extend_schema_view(list=extend_schema(summary="Players by rating", tags=[TAG_R]))
+class RatingViewSet(mixins.ListModelMixin, JsonApiViewSet):
+    """OpenSkill ratings of players (mu, sigma; ordinal = mu - 3 sigma)."""
+
+    serializer_class = RatingSerializer
+    ordering_fields = ["mu", "matches"]
+
+    def get_queryset(self) -> QuerySet[PlayerRating]:
+        return PlayerRating.objects.select_related("player").order_by("-mu")
+
+    @extend_schema(
+        summary="A player's rating history",
+        tags=[TAG_R],
+        responses={200: RatingChangeSerializer(many=True), **error_responses(404)},
+    )
+    def retrieve(self, request: Request, pk: str) -> Response:
+        history = selectors.player_rating_history(int(pk))
+        if history.current is None:
+            raise NotFound(f"Player {pk} has no rating yet.")
+        return Response(
+            {
+                "current": RatingSerializer(history.current).data,
+                "history": RatingChangeSerializer(history.changes, many=True).data,
+            }
+        )
+
+
+@extend_schema(
+    summary="The director's day at a glance",
+    tags=[TAG_T],
+    responses={200: OpenApiTypes.OBJECT, **error_responses(401, 403, 404)},
+)
+class DayView(JsonApiViewSet):
+    """Matches ready, in progress, waiting and held; disputes to rule on."""
+
+    def retrieve(self, request: Request, tournament_slug: str) -> Response:
+        tournament = _tournament(request, tournament_slug)
+        if not selectors.tournament_directed_by(tournament, request.user):
+            raise NotAllowed("Only a director of this tournament sees the day at a glance.")
+        day = selectors.director_day(tournament)
+        return Response(
+            {
+                "tournament": tournament.slug,
+                "entries": day.entries,
+                "checked_in": day.checked_in,
+                "ready": MatchSerializer(day.ready, many=True).data,
+                "in_progress": MatchSerializer(day.in_progress, many=True).data,
+                "waiting": len(day.waiting),
+                "held": MatchSerializer(day.held, many=True).data,
+                "disputes": [
+                    {
+                        "id": d.pk,
+                        "status": d.status,
+                        "ruling": d.ruling,
+                        "game": d.hand.game_id,
+                        "hand": d.hand.number,
+                    }
+                    for d in day.disputes
+                ],
+            }
+        )

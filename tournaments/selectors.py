@@ -1,0 +1,307 @@
+"""Reads of the tournaments app, shaped for the API, the admin and the pages.
+
+Each selector loads what its caller shows with a fixed number of queries, whatever the
+number of entries or matches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import Count, Prefetch, Q, QuerySet
+
+from scoring.models import MisplayDispute
+from tournaments.algorithms.bracket import bracket_document
+from tournaments.models import (
+    Entry,
+    Match,
+    MatchGame,
+    PlayerRating,
+    Pool,
+    RatingChange,
+    Stage,
+    StageEntry,
+    Standing,
+    Tournament,
+)
+from tournaments.services.matches import bracket_build, bracket_results
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AnonymousUser, User
+
+    Viewer = User | AnonymousUser | None
+else:
+    Viewer = object
+
+
+# ------------------------------------------------------------------------------ visibility
+def tournaments_visible(user: Viewer) -> QuerySet[Tournament]:
+    """Tournaments ``user`` may see: public ones, and those they organise or direct."""
+    qs = Tournament.objects.all()
+    if user is not None and user.is_authenticated:
+        if getattr(user, "is_superuser", False):
+            return qs
+        return qs.filter(Q(public=True) | Q(organiser=user) | Q(directors=user)).distinct()
+    return qs.filter(public=True)
+
+
+def tournament_directed_by(tournament: Tournament, user: Viewer) -> bool:
+    if user is None or not user.is_authenticated:
+        return False
+    if getattr(user, "is_superuser", False) or tournament.organiser_id == user.pk:
+        return True
+    return tournament.directors.filter(pk=user.pk).exists()
+
+
+def tournament_list(user: Viewer) -> QuerySet[Tournament]:
+    """Visible tournaments with their entry and stage counts (one query)."""
+    return (
+        tournaments_visible(user)
+        .select_related("organiser")
+        .annotate(
+            entry_count=Count(
+                "entries", filter=Q(entries__status=Entry.Status.ACTIVE), distinct=True
+            ),
+            stage_count=Count("stages", distinct=True),
+        )
+        .order_by("-starts_on", "name")
+    )
+
+
+# ------------------------------------------------------------------------------ overview
+@dataclass
+class TournamentOverview:
+    tournament: Tournament
+    stages: list[Stage]
+    entries: list[Entry]
+    match_counts: dict[str, int]
+    placements: list[Entry] = field(default_factory=list)
+
+    @property
+    def current_stage(self) -> Stage | None:
+        running = [s for s in self.stages if s.status == Stage.Status.RUNNING]
+        return running[0] if running else None
+
+
+def tournament_overview(tournament: Tournament) -> TournamentOverview:
+    """The tournament page: stages, entries in seed order, match counts by state, placements."""
+    stages = list(tournament.stages.order_by("order"))
+    entries = list(
+        tournament.entries.select_related("team__player_one", "team__player_two").order_by(
+            "seed", "id"
+        )
+    )
+    counts = dict(
+        Match.objects.filter(stage__tournament=tournament)
+        .values_list("state")
+        .annotate(n=Count("id"))
+        .values_list("state", "n")
+    )
+    placed = sorted((e for e in entries if e.final_place), key=lambda e: (e.final_place, e.seed))
+    return TournamentOverview(tournament, stages, entries, counts, placed)
+
+
+# ------------------------------------------------------------------------------ standings
+@dataclass
+class PoolStandings:
+    pool: Pool | None
+    rows: list[Standing]
+
+
+def stage_standings(stage: Stage) -> list[PoolStandings]:
+    """Stored standings of a stage, pool by pool, with each entry's team (two queries)."""
+    pools = {p.pk: p for p in stage.pools.all()}
+    rows = Standing.objects.filter(stage=stage).select_related(
+        "entry__team__player_one", "entry__team__player_two"
+    )
+    grouped: dict[int | None, list[Standing]] = {}
+    for row in rows.order_by("pool_id", "place", "seed"):
+        grouped.setdefault(row.pool_id, []).append(row)
+    return [
+        PoolStandings(pools.get(pool_id) if pool_id else None, r) for pool_id, r in grouped.items()
+    ]
+
+
+# ------------------------------------------------------------------------------ matches
+def matches_for(stage_or_tournament: Stage | Tournament) -> QuerySet[Match]:
+    """Matches with everything a schedule or a bracket shows, in one query."""
+    if isinstance(stage_or_tournament, Stage):
+        qs = Match.objects.filter(stage=stage_or_tournament)
+    else:
+        qs = Match.objects.filter(stage__tournament=stage_or_tournament)
+    return qs.select_related(
+        "stage", "round", "pool", "home__team", "away__team", "winner__team"
+    ).order_by("stage__order", "round_id", "number")
+
+
+def tournament_schedule(tournament: Tournament, *, states: Sequence[str] = ()) -> list[Match]:
+    """The day's matches with round, table and teams, in playing order."""
+    qs = matches_for(tournament).exclude(state=Match.State.VOID)
+    if states:
+        qs = qs.filter(state__in=states)
+    return list(qs)
+
+
+def match_detail(match_id: int) -> Match | None:
+    """A match with its stage, teams and its games in order (two queries)."""
+    games = MatchGame.objects.select_related("game").order_by("number")
+    return (
+        Match.objects.select_related(
+            "stage__tournament",
+            "round",
+            "pool",
+            "home__team__player_one",
+            "home__team__player_two",
+            "away__team__player_one",
+            "away__team__player_two",
+            "winner__team",
+        )
+        .prefetch_related(Prefetch("match_games", queryset=games))
+        .filter(pk=match_id)
+        .first()
+    )
+
+
+# ------------------------------------------------------------------------------ bracket
+def stage_bracket_document(stage: Stage) -> dict[str, Any]:
+    """The drawable bracket of an elimination stage, with each match's id, table and state.
+
+    Three queries: the stage's entries, its matches, and nothing else.
+    """
+    stage_entries = list(
+        StageEntry.objects.filter(stage=stage).select_related("entry__team").order_by("seed")
+    )
+    bracket = bracket_build(stage, [se.entry_id for se in stage_entries])
+    matches = {m.key: m for m in Match.objects.filter(stage=stage).only(*_BRACKET_COLUMNS)}
+    names: dict[int | str, str] = {se.entry_id: se.entry.team.name for se in stage_entries}
+    document = bracket_document(bracket, bracket_results(matches.values()), names=names)
+    for side in document["sides"]:
+        for rnd in side["rounds"]:
+            for item in rnd["matches"]:
+                match = matches[item["key"]]
+                item.update(
+                    id=match.pk,
+                    table=match.table,
+                    state=match.state,
+                    forfeit=match.forfeit,
+                    score=[match.home_games, match.away_games],
+                    points=[match.home_points, match.away_points],
+                    held_reason=match.held_reason,
+                )
+    document["stage"] = {"id": stage.pk, "name": stage.name, "kind": stage.kind}
+    return document
+
+
+_BRACKET_COLUMNS = (
+    "pk",
+    "key",
+    "home_id",
+    "away_id",
+    "winner_id",
+    "state",
+    "bye",
+    "forfeit",
+    "table",
+    "home_games",
+    "away_games",
+    "home_points",
+    "away_points",
+    "held_reason",
+)
+
+
+# ------------------------------------------------------------------------------ teams, players
+def team_results(team_id: int) -> list[Match]:
+    """Every finished match a team played, newest first (one query)."""
+    return list(
+        Match.objects.filter(Q(home__team_id=team_id) | Q(away__team_id=team_id))
+        .filter(state=Match.State.COMPLETE, bye=False)
+        .select_related("stage__tournament", "round", "home__team", "away__team")
+        .order_by("-finished_at", "-id")
+    )
+
+
+def team_entries(team_id: int) -> QuerySet[Entry]:
+    """A team's tournaments with its seed and final place."""
+    return (
+        Entry.objects.filter(team_id=team_id)
+        .select_related("tournament")
+        .order_by("-tournament__starts_on")
+    )
+
+
+@dataclass
+class RatingHistory:
+    current: PlayerRating | None
+    changes: list[RatingChange]
+
+
+def player_rating_history(player_id: int) -> RatingHistory:
+    """A player's rating now and after every rated match, oldest first (two queries)."""
+    current = PlayerRating.objects.filter(player_id=player_id).first()
+    changes = list(
+        RatingChange.objects.filter(player_id=player_id)
+        .select_related("match__stage__tournament", "match__round")
+        .order_by("created_at", "id")
+    )
+    return RatingHistory(current, changes)
+
+
+def rating_leaders(limit: int = 50) -> QuerySet[PlayerRating]:
+    return PlayerRating.objects.select_related("player").order_by("-mu")[:limit]
+
+
+# ------------------------------------------------------------------------------ director
+@dataclass
+class DayAtAGlance:
+    tournament: Tournament
+    ready: list[Match]
+    in_progress: list[Match]
+    waiting: list[Match]
+    held: list[Match]
+    disputes: list[MisplayDispute]
+    checked_in: int
+    entries: int
+
+
+def director_day(tournament: Tournament) -> DayAtAGlance:
+    """What a director watches: matches ready, being played, waiting, held; open disputes."""
+    matches = list(
+        matches_for(tournament).filter(
+            state__in=[Match.State.READY, Match.State.IN_PROGRESS, Match.State.PENDING]
+        )
+    )
+    held = list(matches_for(tournament).exclude(held_reason=""))
+    disputes = list(
+        MisplayDispute.objects.filter(hand__game__match_link__match__stage__tournament=tournament)
+        .filter(Q(status=MisplayDispute.Status.PENDING) | Q(ruling=MisplayDispute.Ruling.NONE))
+        .select_related("hand__game__match_link__match")
+        .order_by("created_at")
+    )
+    counts = tournament.entries.aggregate(
+        entries=Count("id", filter=Q(status=Entry.Status.ACTIVE)),
+        checked_in=Count("id", filter=Q(status=Entry.Status.ACTIVE, checked_in=True)),
+    )
+    by_table = sorted(matches, key=lambda m: (m.table or 10_000, m.pk))
+    return DayAtAGlance(
+        tournament=tournament,
+        ready=[m for m in by_table if m.state == Match.State.READY],
+        in_progress=[m for m in by_table if m.state == Match.State.IN_PROGRESS],
+        waiting=[m for m in matches if m.state == Match.State.PENDING],
+        held=held,
+        disputes=disputes,
+        checked_in=counts["checked_in"],
+        entries=counts["entries"],
+    )
+
+
+def director_tournaments(user: Viewer) -> QuerySet[Tournament]:
+    """Tournaments ``user`` runs that are not finished."""
+    if user is None or not user.is_authenticated:
+        return Tournament.objects.none()
+    qs = Tournament.objects.exclude(status=Tournament.Status.FINISHED)
+    if getattr(user, "is_superuser", False):
+        return qs
+    return qs.filter(Q(organiser=user) | Q(directors=user)).distinct()
