@@ -259,7 +259,7 @@ if (form) {
     const number = config.nextNumber + (await outbox.pending()).length;
     await outbox.add({
       url: config.urls.hands,
-      body: { entry_kind: "summary", number, entry },
+      body: { entry_kind: "summary", number, ...entry },
       label: describe(entry, number),
     });
     form.reset();

@@ -49,6 +49,19 @@ async function cacheFirst(request) {
   return response;
 }
 
+// A page asks to be kept (the score-pad it was opened on), so it opens again with no signal.
+self.addEventListener("message", (event) => {
+  const data = event.data || {};
+  if (data.type !== "keep-page" || !data.url) return;
+  const reply = event.ports && event.ports[0];
+  event.waitUntil(
+    caches.open(CACHE)
+      .then((cache) => cache.add(new Request(data.url, { credentials: "same-origin" })))
+      .then(() => reply && reply.postMessage({ kept: true }))
+      .catch(() => reply && reply.postMessage({ kept: false })),
+  );
+});
+
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);

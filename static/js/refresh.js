@@ -1,0 +1,29 @@
+// Parts of public pages that keep themselves up to date (the hall's big screen, live brackets
+// and standings): every element with data-refresh-url is fetched again every
+// data-refresh-seconds (default 20) and replaced when the server sends something new.
+const regions = document.querySelectorAll("[data-refresh-url]");
+
+async function refresh(region) {
+  if (!navigator.onLine || document.hidden) return;
+  try {
+    const response = await fetch(region.dataset.refreshUrl, {
+      credentials: "same-origin",
+      headers: { "X-Requested-With": "refresh" },
+    });
+    if (!response.ok) return;
+    const html = await response.text();
+    if (html !== region.dataset.lastHtml) {
+      region.dataset.lastHtml = html;
+      region.innerHTML = html;
+      region.dataset.refreshedAt = new Date().toISOString();
+      region.dispatchEvent(new CustomEvent("refreshed", { bubbles: true }));
+    }
+  } catch {
+    // no signal: keep showing what we have
+  }
+}
+
+regions.forEach((region) => {
+  const seconds = Number(region.dataset.refreshSeconds || 20);
+  setInterval(() => refresh(region), seconds * 1000);
+});
