@@ -3,6 +3,7 @@
 signal that reach the server exactly once."""
 
 import re
+from typing import Any
 
 import pytest
 from django.db import OperationalError
@@ -17,13 +18,15 @@ pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 TRUMP_INDEX = {"C": 0, "D": 1, "H": 2, "S": 3}
 
 
-def tap(page, name: str, value: str) -> None:
+def tap(page: Any, name: str, value: str) -> None:
     """Tap the big button of a radio group (the label of the input with this value)."""
     radio = page.locator(f"input[name={name}][value='{value}']")
     page.click(f"label[for={radio.get_attribute('id')}]")
 
 
-def fill_hand(page, *, caller: int, trump: str, team: str, count: int, bella: int | None = None):
+def fill_hand(
+    page: Any, *, caller: int, trump: str, team: str, count: int, bella: int | None = None
+) -> None:
     tap(page, "caller", str(caller))
     tap(page, "trump", trump)
     tap(page, "count_team", team)
@@ -32,12 +35,12 @@ def fill_hand(page, *, caller: int, trump: str, team: str, count: int, bella: in
         page.select_option("select[name=bella_seat]", str(bella))
 
 
-def save_hand(page, number: int) -> None:
+def save_hand(page: Any, number: int) -> None:
     page.click("#save-hand")
     expect(page.locator(f"#hand-{number}")).to_be_visible()
 
 
-def hands_stored(game) -> int:
+def hands_stored(game: Game) -> int:
     """How many hands the game has; -1 while the server holds the (in-memory) database."""
     try:
         return Hand.objects.filter(game=game).count()
