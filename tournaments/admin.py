@@ -263,7 +263,7 @@ class MatchGameInline(admin.TabularInline[MatchGame, Match]):
     model = MatchGame
     extra = 0
     fields = ["number", "game", "discarded", "discarded_reason"]
-    readonly_fields = fields
+    readonly_fields = ["number", "game", "discarded", "discarded_reason"]
     can_delete = False
 
 
@@ -294,7 +294,7 @@ class MatchAdmin(admin.ModelAdmin[Match]):
     ordering = ["state", "table"]
     search_fields = ["key", "home__team__name", "away__team__name"]
     inlines = [MatchGameInline]
-    readonly_fields: list[str] = [
+    readonly_fields = [
         str(f.name)
         for f in Match._meta.get_fields()
         if getattr(f, "concrete", False) and not f.auto_created
