@@ -1,21 +1,21 @@
 """Celery tasks of the scoring app: thin, id in, a service call, idempotent."""
 
 from celery import shared_task
+from django.db import InterfaceError, OperationalError
 
 from scoring import services
 
 
 @shared_task(
-    bind=True,
     ignore_result=True,
     acks_late=True,
-    autoretry_for=(ConnectionError, TimeoutError),
+    autoretry_for=(OperationalError, InterfaceError, ConnectionError, TimeoutError),
     retry_backoff=True,
     retry_backoff_max=60,
     max_retries=5,
     soft_time_limit=30,
     time_limit=60,
 )
-def dispute_adjudicate(self, dispute_id: int) -> None:  # type: ignore[no-untyped-def]
+def dispute_adjudicate(dispute_id: int) -> None:
     """Judge a misplay dispute with the engine (a dispute already judged is left as it is)."""
     services.dispute_adjudicate(dispute_id=dispute_id)
