@@ -66,7 +66,7 @@ class Suit(enum.Enum):
     @property
     def index(self) -> int:
         """0..3 in the order clubs, diamonds, hearts, spades."""
-        return _SUIT_INDEX[self]
+        return _SUIT_INDEX_BY_LETTER[self._value_]
 
     @property
     def label(self) -> str:
@@ -79,6 +79,7 @@ class Suit(enum.Enum):
 
 _SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
 _SUIT_INDEX = {suit: i for i, suit in enumerate(Suit)}
+_SUIT_INDEX_BY_LETTER = {suit.value: i for i, suit in enumerate(Suit)}
 SUITS: tuple[Suit, ...] = tuple(Suit)
 
 
@@ -218,7 +219,7 @@ class Card:
     @property
     def label(self) -> str:
         """Plain words: ``"king of hearts"``."""
-        return f"{self.rank.label} of {self.suit.label}"
+        return _LABELS[self.index]
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Card, (self.rank, self.suit))
@@ -227,6 +228,7 @@ class Card:
 #: The 36 cards, clubs 6..A, diamonds 6..A, hearts 6..A, spades 6..A (``DECK[c.index] == c``).
 DECK: tuple[Card, ...] = tuple(Card(rank, suit) for suit in Suit for rank in Rank)
 
+_LABELS: tuple[str, ...] = tuple(f"{c.rank.label} of {c.suit.label}" for c in DECK)
 _RANK_WORDS = {r.text: r for r in Rank} | {"T": Rank.TEN}
 _SUIT_WORDS = (
     {s.value: s for s in Suit}

@@ -256,15 +256,46 @@ def adjudicate(ruleset: Ruleset, record: TrickRecord, accusation: Accusation) ->
 
 
 def find_misplays(ruleset: Ruleset, record: TrickRecord) -> tuple[Verdict, ...]:
-    """Every misplay the record proves, in play order (for tournament directors)."""
+    """Every misplay the record proves, in play order (for tournament directors).
+
+    >>> from scoring.engine.cards import parse_cards
+    >>> rec = TrickRecord(dealer=3, caller=0, trump=Suit.HEARTS, tricks=(
+    ...     parse_cards("AS 6C 7S 8S"), parse_cards("KD 9S 8D 7D")))
+    >>> [(v.accused, v.trick, v.rule.value) for v in find_misplays(Ruleset(), rec)]
+    [(1, 1, 'follow_suit')]
+    """
     del ruleset
     comp = compile_record(record)
+    t = comp.trump
+    # held[seat][n]: what the evidence says seat held when playing its card at trick n + 1
+    held: list[list[int]] = []
+    for seat in SEATS:
+        mine = comp.plays[seat]
+        after = [0] * (len(mine) + 1)
+        for n in range(len(mine) - 1, -1, -1):
+            after[n] = after[n + 1] | 1 << mine[n]
+        if comp.hands is None:
+            held.append(after[:-1])
+        else:
+            before = 0
+            row = []
+            for j in mine:
+                row.append(comp.hands[seat] & ~before)
+                before |= 1 << j
+            held.append(row)
     out: list[Verdict] = []
+    above = _bits.ABOVE
     for k, (leader, cards) in enumerate(comp.tricks, start=1):
+        led = cards[0] // 9
+        top = cards[0] if led == t else -1
         for pos in range(1, len(cards)):
-            v = _judge(comp, (leader + pos) % 4, k, -1, None)
-            if v.proven:
-                out.append(v)
+            seat = (leader + pos) % 4
+            i = cards[pos]
+            rule, _ = rule_of(i, held[seat][k - 1] | 1 << i, led, top, t)
+            if rule is not None:
+                out.append(_judge(comp, seat, k, -1, None))
+            if i // 9 == t and (top < 0 or 1 << i & above[top]):
+                top = i
     return tuple(out)
 
 

@@ -174,51 +174,27 @@ def compile_record(rec: TrickRecord) -> Compiled:
     if ntr > 9:
         raise _bad(f"a hand has nine tricks, not {ntr}", "tricks", "too_many_tricks")
     hand_masks = None if rec.hands is None else _deal_masks(rec.hands)
-    leaders = rec.leaders
     bit = _bits.BIT
-    win_key = _bits.WIN_KEY
+    keys_of = _bits.WIN_KEY[t * 4 : t * 4 + 4]
     count = 0
+    seen = 0
     leader = (dealer + 1) % 4
     out: list[tuple[int, tuple[int, ...]]] = []
     winners: list[int] = []
     plays: list[list[int]] = [[], [], [], []]
-    played = [0, 0, 0, 0]
+    add = [p.append for p in plays]
     for k in range(ntr):
         trick = tricks[k]
-        n = len(trick)
-        if n != 4 and (n == 0 or n > 4 or k != ntr - 1):
-            if n == 0 or n > 4:
-                raise _bad(
-                    f"trick {k + 1} has {n} cards: a trick has one card from each player",
-                    f"tricks.{k}",
-                    "bad_trick",
-                )
-            raise _bad(
-                f"trick {k + 1} has only {n} cards but a later trick was played",
-                f"tricks.{k}",
-                "bad_trick",
-            )
-        if leaders is not None and k < len(leaders) and leaders[k] != leader:
-            why = "leads the first trick" if k == 0 else f"won trick {k}"
-            raise _bad(
-                f"trick {k + 1} was led by seat {leaders[k]} out of turn: seat {leader} "
-                f"{why} and leads trick {k + 1}",
-                f"leaders.{k}",
-                "wrong_leader",
-            )
-        idx = tuple([c.index for c in trick])
-        keys = win_key[t * 4 + idx[0] // 9]
-        if n == 4:
-            a, b, c, d = idx
+        if len(trick) == 4:
+            c0, c1, c2, c3 = trick
+            a, b, c, d = c0.index, c1.index, c2.index, c3.index
+            seen |= bit[a] | bit[b] | bit[c] | bit[d]
             s1, s2, s3 = (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3
-            played[leader] |= bit[a]
-            played[s1] |= bit[b]
-            played[s2] |= bit[c]
-            played[s3] |= bit[d]
-            plays[leader].append(a)
-            plays[s1].append(b)
-            plays[s2].append(c)
-            plays[s3].append(d)
+            add[leader](a)
+            add[s1](b)
+            add[s2](c)
+            add[s3](d)
+            keys = keys_of[a // 9]
             win, best = leader, keys[a]
             if keys[b] > best:
                 win, best = s1, keys[b]
@@ -227,16 +203,42 @@ def compile_record(rec: TrickRecord) -> Compiled:
             if keys[d] > best:
                 win = s3
             winners.append(win)
-            out.append((leader, idx))
+            out.append((leader, (a, b, c, d)))
             leader = win
-        else:
-            for p in range(n):
-                seat = (leader + p) & 3
-                played[seat] |= bit[idx[p]]
-                plays[seat].append(idx[p])
-            out.append((leader, idx))
+            count += 4
+            continue
+        n = len(trick)
+        if n == 0 or n > 4:
+            raise _bad(
+                f"trick {k + 1} has {n} cards: a trick has one card from each player",
+                f"tricks.{k}",
+                "bad_trick",
+            )
+        if k != ntr - 1:
+            raise _bad(
+                f"trick {k + 1} has only {n} cards but a later trick was played",
+                f"tricks.{k}",
+                "bad_trick",
+            )
+        idx = tuple([x.index for x in trick])
+        for p in range(n):
+            seen |= bit[idx[p]]
+            add[(leader + p) & 3](idx[p])
+        out.append((leader, idx))
         count += n
-    seen = played[0] | played[1] | played[2] | played[3]
+    if rec.leaders is not None:
+        for k, (lead, _) in enumerate(out[: len(rec.leaders)]):
+            if rec.leaders[k] != lead:
+                why = "leads the first trick" if k == 0 else f"won trick {k}"
+                raise _bad(
+                    f"trick {k + 1} was led by seat {rec.leaders[k]} out of turn: seat {lead} "
+                    f"{why} and leads trick {k + 1}",
+                    f"leaders.{k}",
+                    "wrong_leader",
+                )
+    played = [0, 0, 0, 0]
+    if hand_masks is not None:
+        played = [_mask(p) for p in plays]
     if seen.bit_count() != count or (
         hand_masks is not None
         and (
@@ -248,7 +250,7 @@ def compile_record(rec: TrickRecord) -> Compiled:
     ):
         _explain_cards(tricks, out, hand_masks)
     if rec.runs or rec.bella_seat is not None:
-        _check_runs_and_bella(rec, played, hand_masks)
+        _check_runs_and_bella(rec, seen, plays, hand_masks)
     if rec.thrown_in_by is not None and rec.thrown_in_by not in SEATS:
         raise _bad("thrown_in_by must be a seat 0 to 3", "thrown_in_by", "bad_seat")
     return Compiled(t, tuple(out), winners, hand_masks, plays)
@@ -280,20 +282,31 @@ def _explain_cards(
                 )
 
 
+def _mask(indices: list[int]) -> int:
+    m = 0
+    for i in indices:
+        m |= 1 << i
+    return m
+
+
 def _check_runs_and_bella(
-    rec: TrickRecord, played_by: list[int], hand_masks: tuple[int, ...] | None
+    rec: TrickRecord, seen: int, plays: list[list[int]], hand_masks: tuple[int, ...] | None
 ) -> None:
     try:
         validate_runs_shown(rec.runs)
     except InvalidEntry as exc:
         raise _bad(str(exc), exc.field, exc.code) from None
+    played_by = [-1, -1, -1, -1]
     for n, r in enumerate(rec.runs):
         length = 4 if r.kind is RunKind.FIFTY else 3
         m = ((1 << length) - 1) << (r.suit.index * 9 + int(r.top) - 5 - length)
-        others = (played_by[0] | played_by[1] | played_by[2] | played_by[3]) & ~played_by[r.seat]
+        if played_by[r.seat] < 0:
+            played_by[r.seat] = _mask(plays[r.seat])
+        others = seen & ~played_by[r.seat]
         bad_hand = hand_masks is not None and m & ~hand_masks[r.seat]
         if not (bad_hand or m & others):
             continue
+        played_by = [_mask(p) for p in plays]
         for c in r.cards:
             i = c.index
             if hand_masks is not None and not hand_masks[r.seat] >> i & 1:
@@ -323,7 +336,7 @@ def _check_runs_and_bella(
                     "bella_not_held",
                 )
             for other in SEATS:
-                if other != rec.bella_seat and played_by[other] >> i & 1:
+                if other != rec.bella_seat and _mask(plays[other]) >> i & 1:
                     raise _bad(
                         f"seat {rec.bella_seat} calls bella but seat {other} played the "
                         f"{DECK[i].label}",

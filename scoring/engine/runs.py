@@ -34,6 +34,7 @@ __all__ = [
     "RunKind",
     "RunShown",
     "best_run",
+    "check_claims",
     "find_runs",
     "run_from_cards",
     "runs_counted",
@@ -357,3 +358,49 @@ def validate_runs_shown(shown: Sequence[RunShown], *, field: str = "runs") -> No
                     code="run_impossible",
                     field=f"{field}.{mine[-1][0]}",
                 )
+
+
+def check_claims(
+    cards: Sequence[Card],
+    runs: Sequence[Run] = (),
+    *,
+    bella: bool = False,
+    trump: Suit | None = None,
+    who: str = "the player",
+) -> None:
+    """Check claimed runs and bella against a player's nine cards (raises InvalidEntry).
+
+    A claimed run must be one of the blocks cut from the top of the holding; bella needs the
+    king and queen of trump.
+
+    >>> from scoring.engine.cards import parse_cards
+    >>> hand = parse_cards("6H 7H 8H 9H 10H KS QS 6C 7D")
+    >>> check_claims(hand, [Run(RunKind.FIFTY, Suit.HEARTS, Rank.TEN)], bella=True,
+    ...              trump=Suit.SPADES)
+    >>> check_claims(hand, [Run(RunKind.FIFTY, Suit.HEARTS, Rank.NINE)], who="seat 2")
+    Traceback (most recent call last):
+    ...
+    scoring.engine.errors.InvalidEntry: seat 2 cannot show a fifty in hearts to the 9: its runs are the fifty in hearts to the 10
+    """  # noqa: E501
+    held = find_runs(cards)
+    for n, run in enumerate(runs):
+        if run not in held:
+            have = ", ".join(f"the {r}" for r in held) or "none"
+            raise InvalidEntry(
+                f"{who} cannot show a {run}: its runs are {have}",
+                code="run_not_held",
+                field=f"runs.{n}",
+            )
+    if bella:
+        if trump is None:
+            raise InvalidEntry(
+                "there is no bella in a no-trump hand", code="no_bella", field="bella"
+            )
+        need = {Card(Rank.KING, trump), Card(Rank.QUEEN, trump)}
+        if not need <= set(cards):
+            raise InvalidEntry(
+                f"{who} cannot call bella: bella is the king and queen of "
+                f"{trump.label} in one hand",
+                code="bella_not_held",
+                field="bella",
+            )
