@@ -1,7 +1,33 @@
 """The Tarabish rules engine: a pure-Python library with no Django and no project imports.
 
-Everything a caller needs is importable from here. Values are immutable; errors are
-:class:`EngineError` subclasses with a ``code``, a ``field`` path and a plain-words message.
+Everything a caller needs is importable from here; values are immutable and turn into plain
+JSON and back (``to_json`` / ``from_json``). Errors are :class:`EngineError` subclasses
+(:class:`InvalidEntry`, :class:`IllegalPlay`, :class:`ImpossibleRecord`, :class:`RulesetError`)
+with a stable ``code``, the dotted ``field`` path of the bad input and a plain-words message.
+
+* Cards and seats: :class:`Suit`, :class:`Rank`, :class:`Card`, :data:`DECK`,
+  :func:`parse_card`, :func:`parse_cards`, :func:`card_points`, :func:`left_of`,
+  :func:`partner_of`, :func:`team_of`.
+* Rules as configuration: :class:`Ruleset`, :data:`PRESETS`, :data:`PRESET_NAMES`,
+  :func:`preset`.
+* Dealing: :func:`shuffled_deck`, :func:`cut`, :func:`deal`, :class:`Deal`,
+  :func:`flip_for_jacks`, :func:`high_card_draw`, :func:`choose_first_dealer`.
+* Score-sheet lines: :class:`HandSummary`, :func:`score_summary`, :func:`derive_card_points`,
+  giving a :class:`HandResult` with its :class:`Outcome`.
+* Runs and bella: :class:`RunKind`, :class:`Run`, :class:`RunShown`, :func:`find_runs`,
+  :func:`best_run`, :func:`runs_counted`, :func:`validate_runs_shown`, :func:`check_claims`.
+* Play: :func:`legal_plays`, :func:`why_illegal_play`, :func:`broken_rule`,
+  :func:`trick_winner`.
+* Trick records and misplays: :class:`TrickRecord`, :func:`score_tricks`,
+  :func:`trick_leaders`, :class:`Accusation`, :class:`Verdict`, :class:`MisplayRule`,
+  :func:`adjudicate`, :func:`find_misplays`, :func:`score_misplay`.
+* Live and replayable hands: the actions :class:`Pass`, :class:`CallTrump`,
+  :class:`AnnounceRun`, :class:`ShowRun`, :class:`CallBella`, :class:`Play`, :class:`ThrowIn`;
+  :class:`HandLog`, :func:`replay`, :class:`HandState` (``why_illegal`` / ``apply``,
+  ``legal_plays``, ``view_for``, ``result``), :class:`HandView`.
+* The game: :func:`game_progress`, :class:`GameProgress`, :func:`forced_call`,
+  :func:`dealer_of_hand`.
+* Simulation: :func:`simulate_hand`, :func:`simulate_game`.
 
 >>> from scoring.engine import HandSummary, Ruleset, Suit, score_summary
 >>> score_summary(Ruleset(), HandSummary(dealer=0, caller=1, trump=Suit.CLUBS,

@@ -313,7 +313,11 @@ def parse_cards(text: str | Iterable[str | Card], *, field: str | None = None) -
 
 
 def format_cards(cards: Iterable[Card]) -> str:
-    """Cards as text separated by single spaces."""
+    """Cards as text separated by single spaces.
+
+    >>> format_cards(parse_cards("th js"))
+    '10H JS'
+    """
     return " ".join(str(c) for c in cards)
 
 
@@ -331,17 +335,29 @@ def card_points(card: Card, trump: Suit | None) -> int:
 
 
 def left_of(seat: int) -> int:
-    """The next seat clockwise."""
+    """The next seat clockwise.
+
+    >>> left_of(3)
+    0
+    """
     return (seat + 1) % 4
 
 
 def partner_of(seat: int) -> int:
-    """The seat opposite."""
+    """The seat opposite.
+
+    >>> partner_of(1)
+    3
+    """
     return (seat + 2) % 4
 
 
 def team_of(seat: int) -> int:
-    """Team 0 is seats 0 and 2, team 1 is seats 1 and 3."""
+    """Team 0 is seats 0 and 2, team 1 is seats 1 and 3.
+
+    >>> team_of(3)
+    1
+    """
     return seat % 2
 
 

@@ -80,7 +80,11 @@ def shuffled_deck(rng: random.Random | int) -> tuple[Card, ...]:
 
 
 def cut(deck: Sequence[Card], at: int) -> tuple[Card, ...]:
-    """Cut after card ``at``: the bottom part goes on top. Each part keeps at least 4 cards."""
+    """Cut after card ``at``: the bottom part goes on top. Each part keeps at least 4 cards.
+
+    >>> format_cards(cut(DECK, 32)[:4])
+    'JS QS KS AS'
+    """
     if not _parse.is_int(at) or not 4 <= at <= len(deck) - 4:
         raise InvalidEntry(
             f"a cut must leave at least 4 cards in each part: cut after card 4 to "
@@ -131,7 +135,12 @@ class Deal:
 
 
 def deal(deck: Sequence[Card], dealer: int) -> Deal:
-    """Deal a deck (top card first) in packets of three from the dealer's left."""
+    """Deal a deck (top card first) in packets of three from the dealer's left.
+
+    >>> d = deal(shuffled_deck(5), dealer=0)
+    >>> [len(h) for h in d.hands], len(d.kitty(1))
+    ([9, 9, 9, 9], 3)
+    """
     deck = check_deck(deck)
     _parse.seat(dealer, "dealer")
     hands: list[list[Card]] = [[], [], [], []]
@@ -202,7 +211,12 @@ def high_card_draw(rng: random.Random) -> FirstDealer:
 
 
 def choose_first_dealer(ruleset: Ruleset, rng: random.Random) -> FirstDealer:
-    """The first dealer by the ruleset's ``first_dealer`` rule."""
+    """The first dealer by the ruleset's ``first_dealer`` rule.
+
+    >>> fd = choose_first_dealer(Ruleset(first_dealer="high_card"), random.Random(8))
+    >>> fd.dealer in SEATS
+    True
+    """
     if ruleset.first_dealer == "high_card":
         return high_card_draw(rng)
     return flip_for_jacks(rng)

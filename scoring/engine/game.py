@@ -108,7 +108,11 @@ def forced_call(
 def game_progress(
     ruleset: Ruleset, first_dealer: int, results: Sequence[HandResult]
 ) -> GameProgress:
-    """Running totals, next dealer, forced call, game over and winner after these hands."""
+    """Running totals, next dealer, forced call, game over and winner after these hands.
+
+    >>> game_progress(Ruleset(), first_dealer=1, results=[]).next_dealer
+    1
+    """
     _parse.seat(first_dealer, "first_dealer")
     totals = [0, 0]
     running: list[tuple[int, int]] = []

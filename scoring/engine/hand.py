@@ -144,7 +144,11 @@ def action_to_json(action: Action) -> dict[str, Any]:
 
 
 def action_from_json(data: Any, field: str = "action") -> Action:
-    """Read an action; errors name the field."""
+    """Read an action; errors name the field.
+
+    >>> action_from_json({"type": "call", "seat": 1, "trump": "S"})
+    CallTrump(seat=1, trump=Suit.SPADES)
+    """
     d = _parse.obj(data, "an action", field)
     kind = d.get("type")
     seat = _parse.seat(d.get("seat"), f"{field}.seat")
@@ -663,6 +667,11 @@ def replay(log: HandLog) -> tuple[HandState, ...]:
     """Every position of the hand: the start, then one after each action.
 
     An action that is not allowed raises :class:`IllegalPlay` with field ``actions.N``.
+
+    >>> from scoring.engine.dealing import deal, shuffled_deck
+    >>> log = HandLog(Ruleset(), 0, deal(shuffled_deck(3), 0), (Pass(1), CallTrump(2, Suit.CLUBS)))
+    >>> [s.phase for s in replay(log)]
+    ['calling', 'calling', 'playing']
     """
     state = log.start()
     states = [state]

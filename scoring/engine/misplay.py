@@ -238,7 +238,16 @@ def _rule_words(rule: MisplayRule, led: int, top: int) -> str:
 
 
 def adjudicate(ruleset: Ruleset, record: TrickRecord, accusation: Accusation) -> Verdict:
-    """The verdict on an accusation, from the record (see the module text)."""
+    """The verdict on an accusation, from the record (see the module text).
+
+    >>> from scoring.engine.cards import parse_card, parse_cards
+    >>> rec = TrickRecord(dealer=3, caller=0, trump=Suit.HEARTS, tricks=(
+    ...     parse_cards("AS 6C 7S 8S"), parse_cards("KD 9S 8D 7D")))
+    >>> v = adjudicate(Ruleset(), rec, Accusation(accused=1, trick=1, called_by=0,
+    ...                                           proof_card=parse_card("9S")))
+    >>> v.proven, v.rule.value, v.proof_trick
+    (True, 'follow_suit', 2)
+    """
     del ruleset  # the rules of play do not depend on the switches
     if not _parse.is_int(accusation.trick) or not 1 <= accusation.trick <= 9:
         raise InvalidEntry(
@@ -312,6 +321,13 @@ def score_misplay(
     counted from those shown + bella if called); not proven: the other team does. ``context`` is
     the trick record (or the score-sheet line) of the stopped hand. With a :class:`Verdict`,
     ``called_by`` is taken from the verdict unless given.
+
+    >>> from scoring.engine.cards import parse_cards
+    >>> rec = TrickRecord(dealer=3, caller=0, trump=Suit.HEARTS, tricks=(
+    ...     parse_cards("KH 6H 7H 8H"), parse_cards("AS 9H 10S 6S")), bella_seat=0)
+    >>> v = adjudicate(Ruleset(), rec, Accusation(accused=1, trick=1, called_by=2))
+    >>> score_misplay(Ruleset(), rec, v).points
+    (182, 0)
     """
     if isinstance(call, Verdict):
         seat = called_by if called_by is not None else call.called_by

@@ -66,7 +66,12 @@ def _trick_ctx(trick: Sequence[Card], t: int) -> tuple[int, int]:
 def legal_plays(
     hand: Sequence[Card], trick: Sequence[Card], trump: Suit | None
 ) -> tuple[Card, ...]:
-    """The cards of ``hand`` that may be played to ``trick`` (cards already on it, led first)."""
+    """The cards of ``hand`` that may be played to ``trick`` (cards already on it, led first).
+
+    >>> from scoring.engine.cards import parse_cards
+    >>> [str(c) for c in legal_plays(parse_cards("7H 9H AD"), parse_cards("AS 8H"), Suit.HEARTS)]
+    ['9H']
+    """
     t = _bits.trump_index(trump)
     led, top = _trick_ctx(trick, t)
     m = _bits.legal_mask(_bits.mask_of(hand), led, top, t)
@@ -80,6 +85,12 @@ def broken_rule(
 
     ``hand`` is what the player held before playing (``card`` is added if missing).
     Returns ``(None, ())`` for a legal play.
+
+    >>> from scoring.engine.cards import parse_card, parse_cards
+    >>> rule, required = broken_rule(parse_card("AD"), parse_cards("6S AD"), parse_cards("KS"),
+    ...                              Suit.HEARTS)
+    >>> rule.value, [str(c) for c in required]
+    ('follow_suit', ['6S'])
     """
     t = _bits.trump_index(trump)
     led, top = _trick_ctx(trick, t)
@@ -123,7 +134,12 @@ def _describe(rule: MisplayRule, card: Card, required: Sequence[Card], led: int,
 def why_illegal_play(
     card: Card, hand: Sequence[Card], trick: Sequence[Card], trump: Suit | None
 ) -> str | None:
-    """Plain words saying why playing ``card`` is against the rules, or None when legal."""
+    """Plain words saying why playing ``card`` is against the rules, or None when legal.
+
+    >>> from scoring.engine.cards import parse_card, parse_cards
+    >>> why_illegal_play(parse_card("AD"), parse_cards("9H AD"), parse_cards("KS"), Suit.HEARTS)
+    'the ace of diamonds is not a trump: the hand holds no spades but the 9 of hearts, a trump'
+    """
     if card not in hand:
         return f"the {card.label} is not in the hand"
     t = _bits.trump_index(trump)
@@ -135,7 +151,12 @@ def why_illegal_play(
 
 
 def trick_winner(trump: Suit | None, cards: Sequence[Card], leader: int) -> int:
-    """The seat that wins a trick: the highest trump, else the highest card of the suit led."""
+    """The seat that wins a trick: the highest trump, else the highest card of the suit led.
+
+    >>> from scoring.engine.cards import parse_cards
+    >>> trick_winner(None, parse_cards("KD AD 6C AS"), leader=2)
+    3
+    """
     t = _bits.trump_index(trump)
     _, _, pos, _ = _bits.trick_state((c.index for c in cards), t)
     return (leader + pos) % 4

@@ -346,7 +346,13 @@ def _check_runs_and_bella(
 
 
 def trick_leaders(record: TrickRecord) -> tuple[int, ...]:
-    """The leader of each trick in the record (checks the record)."""
+    """The leader of each trick in the record (checks the record).
+
+    >>> from scoring.engine.cards import parse_cards
+    >>> trick_leaders(TrickRecord(dealer=0, caller=1, trump=Suit.SPADES,
+    ...                           tricks=(parse_cards("AH 6S KH QH"), parse_cards("9C"))))
+    (1, 2)
+    """
     return tuple(leader for leader, _ in compile_record(record).tricks)
 
 

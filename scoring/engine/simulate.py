@@ -330,7 +330,12 @@ def simulate_hand(
     scores: tuple[int, int] = (0, 0),
     player: Player = "random",
 ) -> SimulatedHand:
-    """Deal, call, play and score one hand with the given simple player at every seat."""
+    """Deal, call, play and score one hand with the given simple player at every seat.
+
+    >>> sim = simulate_hand(Ruleset(), _random.Random(3), dealer=2, player="greedy")
+    >>> sim.log.dealer, sum(sim.result.card_points)
+    (2, 162)
+    """
     if player not in ("random", "greedy"):
         raise ValueError(f'player must be "random" or "greedy", not {player!r}')
     forced, _ = forced_call(ruleset, dealer, scores)
@@ -399,7 +404,12 @@ def simulate_hand(
 def simulate_game(
     ruleset: Ruleset, rng: _random.Random, player: Player = "random", max_hands: int = 500
 ) -> SimulatedGame:
-    """Play hands until the game is over (or ``max_hands``, a guard against endless voids)."""
+    """Play hands until the game is over (or ``max_hands``, a guard against endless voids).
+
+    >>> g = simulate_game(Ruleset(target=200), _random.Random(4))
+    >>> g.progress.over, g.progress.winner in (0, 1)
+    (True, True)
+    """
     first = choose_first_dealer(ruleset, rng)
     hands: list[SimulatedHand] = []
     progress = game_progress(ruleset, first.dealer, [])
