@@ -789,17 +789,3 @@ def game_print(request: HttpRequest, pk: int) -> HttpResponse:
         }
     )
     return render(request, "scoring/print.html", context)
-
-
-def results_of(games: Sequence[Game], team_ids: Mapping[int, Any]) -> list[dict[str, Any]]:
-    """Game lines for a player's or team's page: the opponents, the score, won or lost."""
-    lines = []
-    for game in games:
-        ours_a = game.team_a_id in team_ids
-        us, them = (game.team_a, game.team_b) if ours_a else (game.team_b, game.team_a)
-        score = (game.score_a, game.score_b) if ours_a else (game.score_b, game.score_a)
-        won = None
-        if game.status == Game.Status.FINISHED:
-            won = (game.winner == "team_a") == ours_a
-        lines.append({"game": game, "us": us, "them": them, "score": score, "won": won})
-    return lines

@@ -99,7 +99,7 @@ def _slot_text(
     """(text, css class) for one slot; an empty slot of a void match is a bye."""
     entry = slot.get("entry")
     if entry is not None:
-        return names.get(entry, str(entry)), "name"
+        return names.get(entry) or slot.get("name") or str(entry), "name"
     kind = slot["source"]["kind"]
     if kind == "bye" or void:
         return translate("Bye"), "bye"

@@ -1,0 +1,174 @@
+# mypy: disable-error-code="no-untyped-call,attr-defined,arg-type,misc,union-attr"
+# mypy: disable-error-code="no-untyped-def,no-any-return"
+"""Tournament pages: bracket and standings as they change, the big screen, the director's day,
+match, player and team pages, each in a flat number of queries."""
+
+import pytest
+from django.urls import reverse
+from django.utils.html import escape
+
+from scoring.models import Game
+from tests.scoring.factories import UserFactory
+from tests.tournaments.factories import add_stage, tournament_ready
+from tests.tournaments.helpers import win_match
+from tournaments.models import Match, Stage
+from tournaments.services import stage_start, standings_recompute
+
+pytestmark = pytest.mark.django_db
+
+
+def started(entries: int, kind: str, **settings):
+    tournament = tournament_ready(entries)
+    stage = add_stage(tournament, kind, **settings)
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    stage.refresh_from_db()
+    return tournament, stage
+
+
+def page_of(client, tournament, **params) -> str:
+    url = reverse("tournaments:tournament-detail", args=[tournament.slug])
+    response = client.get(url, params)
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_bracket_shows_byes_results_and_the_path_of_a_team(client):
+    tournament, stage = started(6, "double_elim", grand_final="reset")
+    page = page_of(client, tournament)
+    assert '<svg xmlns="http://www.w3.org/2000/svg" class="bracket"' in page
+    assert "Bye" in page
+    assert "Losers round 1" in page
+    assert "Grand final" in page
+    first = Match.objects.get(stage=stage, key="W1-2")
+    winner = win_match(first, "away")
+    page = page_of(client, tournament, team=winner.away_id)
+    away = escape(winner.away.team.name)
+    # the winner moved on to the next round and its path is highlighted in both rounds
+    assert page.count(f'data-entry="{winner.away_id}"') >= 2
+    assert page.count('class="slot win path"') == 1
+    assert page.count('class="slot path"') >= 1
+    assert away in page
+    # the loser dropped into the losers bracket
+    loser_name = escape(winner.home.team.name)
+    live = client.get(reverse("tournaments:stage-live", args=[tournament.slug, stage.pk]))
+    assert loser_name in live.content.decode()
+
+
+def test_pool_standings_show_results_and_tie_breakers(client):
+    tournament, stage = started(4, "round_robin")
+    page = page_of(client, tournament)
+    assert "Order of ranking:" in page
+    assert "Head-to-head among the tied teams" in page
+    match = Match.objects.filter(stage=stage, state=Match.State.READY).first()
+    match = win_match(match, "home")
+    standings_recompute(stage_id=stage.pk, force=True)
+    page = page_of(client, tournament)
+    winner = escape(match.home.team.name)
+    first_row = page.split('<td class="num rank">1</td>')[1].split("</tr>")[0]
+    assert winner in first_row
+    assert "1\u20130" in first_row
+
+
+def test_swiss_standings_show_buchholz(client):
+    tournament, _stage = started(6, "swiss", swiss_rounds=2)
+    assert "Buchholz" in page_of(client, tournament)
+
+
+def test_tournament_page_query_count_is_flat(client, django_assert_max_num_queries):
+    small, _ = started(4, "double_elim")
+    big, _ = started(16, "double_elim")
+    with django_assert_max_num_queries(30) as few:
+        page_of(client, small)
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        page_of(client, big)
+    with django_assert_max_num_queries(12) as few:
+        client.get(reverse("tournaments:big-screen", args=[small.slug]))
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        client.get(reverse("tournaments:big-screen", args=[big.slug]))
+
+
+def test_standings_page_query_count_is_flat(client, django_assert_max_num_queries):
+    small, small_stage = started(4, "round_robin")
+    big, big_stage = started(12, "round_robin", pool_count=2)
+    standings_recompute(stage_id=small_stage.pk, force=True)
+    standings_recompute(stage_id=big_stage.pk, force=True)
+    with django_assert_max_num_queries(30) as few:
+        page_of(client, small)
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        page_of(client, big)
+
+
+def test_big_screen_refreshes_itself(client):
+    tournament, _stage = started(4, "single_elim")
+    response = client.get(reverse("tournaments:big-screen", args=[tournament.slug]))
+    page = response.content.decode()
+    assert "data-refresh-url" in page
+    assert "js/refresh.js" in page
+    live = client.get(reverse("tournaments:big-screen-live", args=[tournament.slug]))
+    assert live.status_code == 200
+    assert "<svg" in live.content.decode()
+
+
+def test_director_day_is_for_directors(client):
+    tournament, _stage = started(4, "single_elim")
+    url = reverse("tournaments:director-day", args=[tournament.slug])
+    client.force_login(UserFactory())
+    assert client.get(url).status_code == 403
+    client.force_login(tournament.organiser)
+    response = client.get(url)
+    assert response.status_code == 200
+    day = response.context["day"]
+    assert len(day.ready) == 2
+    page = response.content.decode()
+    assert "Ready to start" in page
+    assert "No dispute waiting." in page
+
+
+def test_director_starts_a_match_game_and_the_table_code_opens_its_pad(client):
+    tournament, stage = started(4, "single_elim")
+    match = Match.objects.filter(stage=stage, state=Match.State.READY).first()
+    client.force_login(tournament.organiser)
+    assert (
+        "start-game"
+        in client.get(reverse("tournaments:match-detail", args=[match.pk])).content.decode()
+    )
+    response = client.post(reverse("tournaments:match-game-start", args=[match.pk]))
+    game = Game.objects.get()
+    assert response["Location"] == reverse("scoring:game-pad", args=[game.pk])
+    pad = client.get(reverse("tournaments:match-pad", args=[match.pk]))
+    assert pad["Location"] == reverse("scoring:game-pad", args=[game.pk])
+    sheet = client.get(reverse("tournaments:match-sheet", args=[match.pk])).content.decode()
+    assert "<svg" in sheet
+    assert f"/matches/{match.pk}/pad/" in sheet
+    sheets = client.get(reverse("tournaments:round-sheets", args=[tournament.slug]))
+    assert sheets.content.decode().count('class="print-sheet"') == 2
+
+
+def test_strangers_cannot_start_a_match_game(client):
+    _tournament, stage = started(4, "single_elim")
+    match = Match.objects.filter(stage=stage, state=Match.State.READY).first()
+    client.force_login(UserFactory())
+    response = client.post(reverse("tournaments:match-game-start", args=[match.pk]))
+    assert response.status_code == 403
+    assert not Game.objects.exists()
+
+
+def test_team_and_player_pages(client):
+    tournament, stage = started(4, "single_elim")
+    match = win_match(Match.objects.filter(stage=stage, state=Match.State.READY).first(), "home")
+    team = match.home.team
+    page = client.get(reverse("tournaments:team-detail", args=[team.pk])).content.decode()
+    assert tournament.name in page
+    assert "Won" in page
+    player = client.get(reverse("tournaments:player-detail", args=[team.player_one_id]))
+    assert player.status_code == 200
+    assert escape(team.name) in player.content.decode()
+
+
+def test_private_tournaments_are_not_shown(client):
+    tournament, _ = started(4, "single_elim")
+    tournament.public = False
+    tournament.save(update_fields=["public"])
+    url = reverse("tournaments:tournament-detail", args=[tournament.slug])
+    assert client.get(url).status_code == 404
+    assert Stage.objects.filter(tournament=tournament).exists()

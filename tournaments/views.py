@@ -1,0 +1,450 @@
+"""Public and director pages of tournaments: the tournament, its stages (bracket drawn as SVG,
+standings with their tie-breakers), matches, the hall's big screen, the director's day, and
+player and team pages.
+
+Reads go through :mod:`tournaments.selectors` (and :mod:`scoring.selectors`), writes through
+the services; what is here shapes the data for the templates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.contrib.auth.decorators import login_required
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.formats import date_format
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_GET, require_POST
+
+from scoring import selectors as scoring_selectors
+from scoring.charts import RatingPoint, rating_history_svg
+from scoring.engine import EngineError
+from scoring.models import Game
+from scoring.views import qr_svg
+from tarabish_site.api.errors import ApplicationError
+from tournaments import selectors, services
+from tournaments.charts import MatchExtra, bracket_svg
+from tournaments.models import Match, Stage, Standing, Tournament
+from tournaments.services.standings import tiebreakers_for
+
+ELIMINATION = (Stage.Kind.SINGLE_ELIM, Stage.Kind.DOUBLE_ELIM)
+TIEBREAKER_LABELS = {
+    "match_wins": gettext_lazy("Match wins"),
+    "game_wins": gettext_lazy("Game wins"),
+    "points_for": gettext_lazy("Points for"),
+    "points_against": gettext_lazy("Points against (fewer is better)"),
+    "points_difference": gettext_lazy("Points difference"),
+    "baits_forced": gettext_lazy("Baits forced"),
+    "baits_suffered": gettext_lazy("Baits suffered (fewer is better)"),
+    "head_to_head": gettext_lazy("Head-to-head among the tied teams"),
+    "buchholz": gettext_lazy("Buchholz"),
+    "median_buchholz": gettext_lazy("Median-Buchholz"),
+    "seed": gettext_lazy("Seed"),
+}
+ROUND_WORDS = {
+    "Bye": gettext_lazy("Bye"),
+    "Seed": gettext_lazy("Seed"),
+    "Winner": gettext_lazy("Winner"),
+    "Loser": gettext_lazy("Loser"),
+    "Table": gettext_lazy("Table"),
+    "Bracket": gettext_lazy("Bracket"),
+}
+
+
+def _words(text: str) -> str:
+    """Words inside the bracket drawing, in the page's language where we have them."""
+    return str(ROUND_WORDS.get(text, text))
+
+
+def _tournament_or_404(request: HttpRequest, slug: str) -> Tournament:
+    tournament = selectors.tournaments_visible(request.user).filter(slug=slug).first()
+    if tournament is None:
+        raise Http404(_("There is no such tournament."))
+    return tournament
+
+
+def _stage_of(stages: Sequence[Stage], stage_id: int | str | None) -> Stage | None:
+    """The stage asked for, else the running one, else the last one started, else the first."""
+    if stage_id not in (None, ""):
+        for stage in stages:
+            if str(stage.pk) == str(stage_id):
+                return stage
+        raise Http404(_("There is no such stage."))
+    running = [s for s in stages if s.status == Stage.Status.RUNNING]
+    if running:
+        return running[0]
+    started = [s for s in stages if s.status != Stage.Status.PENDING]
+    if started:
+        return started[-1]
+    return stages[0] if stages else None
+
+
+def _highlight(request: HttpRequest) -> int | None:
+    value = request.GET.get("team", "")
+    return int(value) if value.isdigit() else None
+
+
+# ------------------------------------------------------------------------------ stage shaping
+
+
+@dataclass
+class StandingsTable:
+    """One pool's table as the page shows it."""
+
+    title: str
+    rows: list[Standing]
+
+
+def tiebreaker_labels(stage: Stage) -> list[str]:
+    return [str(TIEBREAKER_LABELS.get(t, t)) for t in tiebreakers_for(stage)]
+
+
+def standings_tables(stage: Stage) -> list[StandingsTable]:
+    tables = []
+    for pool in selectors.stage_standings(stage):
+        title = pool.pool.name if pool.pool is not None else stage.name
+        tables.append(StandingsTable(title, pool.rows))
+    return tables
+
+
+def match_extras(document: Mapping[str, Any]) -> dict[str, MatchExtra]:
+    """Per bracket match: its page, its score once started, its table, live or not."""
+    extras = {}
+    for side in document["sides"]:
+        for rnd in side["rounds"]:
+            for item in rnd["matches"]:
+                started = item.get("state") in (Match.State.IN_PROGRESS, Match.State.COMPLETE)
+                score = item.get("score") or [0, 0]
+                extras[item["key"]] = MatchExtra(
+                    url=reverse("tournaments:match-detail", args=[item["id"]])
+                    if item.get("id") and item.get("status") != "void"
+                    else None,
+                    scores=(str(score[0]), str(score[1])) if started else None,
+                    table=str(item["table"]) if item.get("table") else "",
+                    live=item.get("state") == Match.State.IN_PROGRESS,
+                )
+    return extras
+
+
+def bracket_of(stage: Stage, highlight: int | None) -> tuple[SafeString, list[tuple[int, str]]]:
+    """The stage's bracket as SVG, and the (entry, name) pairs a reader can follow."""
+    document = selectors.stage_bracket_document(stage)
+    svg = bracket_svg(
+        document,
+        names={},
+        extras=match_extras(document),
+        highlight=highlight,
+        translate=_words,
+    )
+    followable = sorted(
+        {
+            (slot["entry"], slot.get("name") or str(slot["entry"]))
+            for side in document["sides"]
+            for rnd in side["rounds"]
+            for item in rnd["matches"]
+            for slot in item["slots"]
+            if slot.get("entry") is not None
+        },
+        key=lambda pair: pair[1],
+    )
+    return mark_safe(svg), followable  # noqa: S308 - tournaments.charts escapes every text
+
+
+def stage_context(stage: Stage, highlight: int | None) -> dict[str, Any]:
+    """Bracket or standings (or both) of one stage."""
+    context: dict[str, Any] = {"stage": stage, "highlight": highlight}
+    if stage.kind in ELIMINATION and stage.status != Stage.Status.PENDING:
+        context["bracket"], context["followable"] = bracket_of(stage, highlight)
+    else:
+        context["tables"] = standings_tables(stage)
+        context["tiebreakers"] = tiebreaker_labels(stage)
+        context["swiss"] = stage.kind == Stage.Kind.SWISS
+    return context
+
+
+# ------------------------------------------------------------------------------ pages
+
+
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    tournaments = selectors.tournament_list(request.user)
+    return render(request, "tournaments/list.html", {"tournaments": tournaments})
+
+
+@require_GET
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament_or_404(request, slug)
+    overview = selectors.tournament_overview(tournament)
+    stage = _stage_of(overview.stages, request.GET.get("stage"))
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "overview": overview,
+        "schedule": selectors.tournament_schedule(tournament),
+        "can_direct": selectors.tournament_directed_by(tournament, request.user),
+    }
+    if stage is not None:
+        context.update(stage_context(stage, _highlight(request)))
+    return render(request, "tournaments/detail.html", context)
+
+
+@require_GET
+def stage_live(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    """The bracket or standings of a stage alone, for pages that refresh themselves."""
+    tournament = _tournament_or_404(request, slug)
+    stage = _stage_of(list(tournament.stages.order_by("order")), stage_id)
+    assert stage is not None  # noqa: S101 - _stage_of raised 404 otherwise
+    context = {"tournament": tournament, **stage_context(stage, _highlight(request))}
+    return render(request, "tournaments/_stage.html", context)
+
+
+@require_GET
+def big_screen(request: HttpRequest, slug: str) -> HttpResponse:
+    """For the projector in the hall: standings, bracket and what is being played now."""
+    tournament = _tournament_or_404(request, slug)
+    return render(
+        request,
+        "tournaments/screen.html",
+        {"tournament": tournament, **_screen_context(request, tournament)},
+    )
+
+
+@require_GET
+def big_screen_live(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament_or_404(request, slug)
+    return render(
+        request,
+        "tournaments/_screen.html",
+        {"tournament": tournament, **_screen_context(request, tournament)},
+    )
+
+
+def _screen_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
+    stages = list(tournament.stages.order_by("order"))
+    stage = _stage_of(stages, request.GET.get("stage"))
+    context: dict[str, Any] = {
+        "playing": selectors.tournament_schedule(
+            tournament, states=[Match.State.IN_PROGRESS, Match.State.READY]
+        ),
+        "screen_stage": stage,
+    }
+    if stage is not None:
+        context.update(stage_context(stage, None))
+        if stage.kind in ELIMINATION:
+            # beside the bracket, the standings of the stage before it (the pools)
+            earlier = [s for s in stages if s.order < stage.order and s.kind not in ELIMINATION]
+            if earlier:
+                context["tables"] = standings_tables(earlier[-1])
+                context["tiebreakers"] = tiebreaker_labels(earlier[-1])
+                context["swiss"] = earlier[-1].kind == Stage.Kind.SWISS
+    return context
+
+
+@require_GET
+@login_required
+def director_day(request: HttpRequest, slug: str) -> HttpResponse:
+    """The director's day at a glance: matches ready, in progress, waiting; disputes to rule."""
+    tournament = _tournament_or_404(request, slug)
+    if not selectors.tournament_directed_by(tournament, request.user):
+        return HttpResponseForbidden(_("Only this tournament's directors see this page."))
+    day = selectors.director_day(tournament)
+    return render(request, "tournaments/director.html", {"tournament": tournament, "day": day})
+
+
+def _match_or_404(request: HttpRequest, pk: int) -> Match:
+    match = selectors.match_detail(pk)
+    if match is None:
+        raise Http404(_("There is no such match."))
+    tournament = match.stage.tournament
+    visible = selectors.tournaments_visible(request.user).filter(pk=tournament.pk).exists()
+    if not visible:
+        raise Http404(_("There is no such match."))
+    return match
+
+
+@require_GET
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    match = _match_or_404(request, pk)
+    links = list(match.match_games.all())
+    tournament = match.stage.tournament
+    return render(
+        request,
+        "tournaments/match.html",
+        {
+            "match": match,
+            "tournament": tournament,
+            "links": links,
+            "can_direct": selectors.tournament_directed_by(tournament, request.user),
+            "playing": any(link.game.status == Game.Status.IN_PROGRESS for link in links),
+        },
+    )
+
+
+@require_GET
+def match_pad(request: HttpRequest, pk: int) -> HttpResponse:
+    """What a table's QR code opens: the score-pad of the match's game being played."""
+    match = _match_or_404(request, pk)
+    links = [link for link in match.match_games.all() if not link.discarded]
+    for link in reversed(links):
+        if link.game.status == Game.Status.IN_PROGRESS:
+            return redirect("scoring:game-pad", pk=link.game_id)
+    return redirect("tournaments:match-detail", pk=pk)
+
+
+@require_POST
+@login_required
+def match_game_start(request: HttpRequest, pk: int) -> HttpResponse:
+    """A director starts the match's next game; its score-pad opens."""
+    match = _match_or_404(request, pk)
+    try:
+        link = services.match_game_start(match_id=match.pk, actor=request.user)
+    except (EngineError, ApplicationError) as exc:
+        message = exc.message if isinstance(exc, ApplicationError) else str(exc)
+        return render(
+            request,
+            "scoring/message.html",
+            {
+                "title": _("The game could not start"),
+                "message": message,
+                "back": reverse("tournaments:match-detail", args=[pk]),
+            },
+            status=getattr(exc, "status", 400),
+        )
+    return redirect("scoring:game-pad", pk=link.game_id)
+
+
+@require_GET
+def match_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    """The printable sheet for the match's table, with a QR code of its score-pad."""
+    match = _match_or_404(request, pk)
+    url = request.build_absolute_uri(reverse("tournaments:match-pad", args=[pk]))
+    return render(
+        request,
+        "tournaments/match_sheet.html",
+        {
+            "match": match,
+            "tournament": match.stage.tournament,
+            "qr": qr_svg(url),
+            "pad_url": url,
+            "blank_lines": range(1, 17),
+        },
+    )
+
+
+@require_GET
+def round_sheets(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every table's sheet for the matches ready or being played, one per printed page."""
+    tournament = _tournament_or_404(request, slug)
+    matches = selectors.tournament_schedule(
+        tournament, states=[Match.State.READY, Match.State.IN_PROGRESS]
+    )
+    sheets = [
+        {
+            "match": match,
+            "qr": qr_svg(
+                request.build_absolute_uri(reverse("tournaments:match-pad", args=[match.pk]))
+            ),
+            "pad_url": request.build_absolute_uri(
+                reverse("tournaments:match-pad", args=[match.pk])
+            ),
+        }
+        for match in matches
+    ]
+    return render(
+        request,
+        "tournaments/round_sheets.html",
+        {"tournament": tournament, "sheets": sheets, "blank_lines": range(1, 17)},
+    )
+
+
+# ------------------------------------------------------------------------------ players, teams
+
+
+def rating_chart(history: selectors.RatingHistory) -> SafeString | str:
+    if not history.changes:
+        return ""
+    points = [
+        RatingPoint(date_format(change.created_at, "SHORT_DATE_FORMAT"), change.ordinal_after)
+        for change in history.changes
+    ]
+    if history.changes:
+        first = history.changes[0]
+        start = first.mu_before - 3 * first.sigma_before
+        points.insert(0, RatingPoint(_("start"), start))
+    svg = rating_history_svg(points, translate=_)
+    return mark_safe(svg)  # noqa: S308 - scoring.charts escapes every text
+
+
+def game_lines(games: Sequence[Game], team_ids: set[int]) -> list[dict[str, Any]]:
+    """A player's or team's games: the opponents, the score from their side, won or lost."""
+    lines = []
+    for game in games:
+        ours_a = game.team_a_id in team_ids
+        us, them = (game.team_a, game.team_b) if ours_a else (game.team_b, game.team_a)
+        score = (game.score_a, game.score_b) if ours_a else (game.score_b, game.score_a)
+        won = None
+        if game.status == Game.Status.FINISHED:
+            won = (game.winner == "team_a") == ours_a
+        lines.append({"game": game, "us": us, "them": them, "score": score, "won": won})
+    return lines
+
+
+def match_lines(matches: Sequence[Match], team_id: int) -> list[dict[str, Any]]:
+    lines = []
+    for match in matches:
+        home = match.home is not None and match.home.team_id == team_id
+        us, them = (match.home, match.away) if home else (match.away, match.home)
+        games = (
+            (match.home_games, match.away_games) if home else (match.away_games, match.home_games)
+        )
+        won = match.winner_id is not None and us is not None and match.winner_id == us.pk
+        lines.append({"match": match, "them": them, "games": games, "won": won})
+    return lines
+
+
+RECENT = 30
+
+
+@require_GET
+def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    player = scoring_selectors.player_list().filter(pk=pk).first()
+    if player is None:
+        raise Http404(_("There is no such player."))
+    teams = list(scoring_selectors.team_list(player=pk))
+    games = list(scoring_selectors.game_list(player=pk)[:RECENT])
+    history = selectors.player_rating_history(pk)
+    return render(
+        request,
+        "tournaments/player.html",
+        {
+            "player": player,
+            "teams": teams,
+            "games": game_lines(games, {t.pk for t in teams}),
+            "rating": history.current,
+            "changes": list(reversed(history.changes)),
+            "rating_chart": rating_chart(history),
+        },
+    )
+
+
+@require_GET
+def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    team = scoring_selectors.team_list().filter(pk=pk).first()
+    if team is None:
+        raise Http404(_("There is no such team."))
+    games = list(scoring_selectors.game_list(team=pk)[:RECENT])
+    return render(
+        request,
+        "tournaments/team.html",
+        {
+            "team": team,
+            "games": game_lines(games, {team.pk}),
+            "matches": match_lines(selectors.team_results(pk), pk),
+            "entries": list(selectors.team_entries(pk)),
+        },
+    )
