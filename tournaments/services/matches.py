@@ -354,6 +354,12 @@ def match_sync(*, match_id: int, actor: Actor = None, confirm_reset: bool = Fals
     A changed result that would re-open later matches already played raises
     :class:`Conflict` unless ``confirm_reset`` (a director's confirmation).
     """
+    if actor is None and not confirm_reset:
+        # Most calls change nothing (a hand of a game still being played, a repeated
+        # signal): find that out without taking the stage lock.
+        current = Match.objects.select_related("stage", "home", "away").filter(pk=match_id).first()
+        if current is not None and _unchanged(current):
+            return current
     with transaction.atomic():
         stage, match = _lock(match_id)
         if actor is not None:
@@ -367,6 +373,13 @@ def match_sync(*, match_id: int, actor: Actor = None, confirm_reset: bool = Fals
                 match.save(update_fields=["held_reason"])
             return match
         return _apply(stage, match, outcome, confirm_reset=confirm_reset)
+
+
+def _unchanged(match: Match) -> bool:
+    if match.forfeit or match.bye or match.state == State.VOID:
+        return True
+    outcome = match_outcome(match)
+    return _same(match, outcome) and match.held_reason == outcome.held_reason
 
 
 def _same(match: Match, outcome: MatchOutcome) -> bool:

@@ -95,5 +95,8 @@ def _update(match_id: int) -> bool:
             row.mu, row.sigma, row.matches = new.mu, new.sigma, row.matches + 1
             row.updated_at = now
     RatingChange.objects.bulk_create(changes)
-    PlayerRating.objects.bulk_update(locked.values(), ["mu", "sigma", "matches", "updated_at"])
+    for row in locked.values():
+        PlayerRating.objects.filter(pk=row.pk).update(
+            mu=row.mu, sigma=row.sigma, matches=row.matches, updated_at=row.updated_at
+        )
     return True
