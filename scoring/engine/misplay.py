@@ -44,9 +44,12 @@ from scoring.engine.scoring import HandResult, HandSummary, MisplayCall, settle
 __all__ = ["Accusation", "Verdict", "adjudicate", "find_misplays", "score_misplay"]
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(frozen=True, slots=True)
 class Accusation:
-    """A misplay call: the accused seat, the trick, optionally the card that proves it."""
+    """A misplay call: the accused seat, the trick, optionally the card that proves it.
+
+    ``called_by`` (the seat calling the misplay) is needed to score the hand, not to judge it.
+    """
 
     accused: int
     trick: int
@@ -110,14 +113,20 @@ class Verdict:
     def from_json(cls, data: Mapping[str, Any]) -> Verdict:
         d = _parse.obj(data, "a verdict")
         off, proof, rule = d.get("offending_card"), d.get("proof_card"), d.get("rule")
+        trick: Any = d.get("trick")
+        proof_trick: Any = d.get("proof_trick")
+        if not _parse.is_int(trick) or not (proof_trick is None or _parse.is_int(proof_trick)):
+            raise InvalidEntry(
+                "trick numbers must be whole numbers", code="bad_trick", field="trick"
+            )
         return cls(
             proven=_parse.boolean(d.get("proven"), "proven"),
             accused=_parse.seat(d.get("accused"), "accused"),
-            trick=int(d.get("trick", 0)),
+            trick=int(trick),
             offending_card=None if off is None else _parse.card(off, "offending_card"),
             rule=None if rule is None else MisplayRule(rule),
             proof_card=None if proof is None else _parse.card(proof, "proof_card"),
-            proof_trick=d.get("proof_trick"),
+            proof_trick=None if proof_trick is None else int(proof_trick),
             reason=str(d.get("reason", "")),
             called_by=_parse.seat(d.get("called_by"), "called_by", optional=True),
         )
