@@ -34,6 +34,7 @@ from tournaments.models import Match, Stage, Standing, Tournament
 from tournaments.services.standings import tiebreakers_for
 
 ELIMINATION = (Stage.Kind.SINGLE_ELIM, Stage.Kind.DOUBLE_ELIM)
+SCREEN_REFRESH_SECONDS = 15
 TIEBREAKER_LABELS = {
     "match_wins": gettext_lazy("Match wins"),
     "game_wins": gettext_lazy("Game wins"),
@@ -207,10 +208,16 @@ def stage_live(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
 def big_screen(request: HttpRequest, slug: str) -> HttpResponse:
     """For the projector in the hall: standings, bracket and what is being played now."""
     tournament = _tournament_or_404(request, slug)
+    every = request.GET.get("every", "")
+    seconds = max(2, min(int(every), 600)) if every.isdigit() else SCREEN_REFRESH_SECONDS
     return render(
         request,
         "tournaments/screen.html",
-        {"tournament": tournament, **_screen_context(request, tournament)},
+        {
+            "tournament": tournament,
+            "refresh_seconds": seconds,
+            **_screen_context(request, tournament),
+        },
     )
 
 

@@ -1,0 +1,68 @@
+# mypy: disable-error-code="no-untyped-call,attr-defined,arg-type,misc,union-attr"
+"""Bracket and standings pages in a real browser, before and after results change."""
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.tournaments.factories import add_stage, tournament_ready
+from tests.tournaments.helpers import win_match
+from tournaments.models import Match
+from tournaments.services import stage_start, standings_recompute
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_bracket_follows_results_and_the_big_screen_updates_itself(page):
+    tournament = tournament_ready(6)
+    stage = add_stage(tournament, "double_elim", grand_final="reset")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+
+    page.goto(f"/tournaments/{tournament.slug}/")
+    bracket = page.locator("svg.bracket")
+    expect(bracket).to_be_visible()
+    expect(bracket.locator("text.bye").first).to_be_visible()
+    semi = bracket.locator("[data-match='W2-1']")
+    expect(semi).to_contain_text("Winner W1-2")
+
+    screen = page.context.new_page()
+    screen.set_viewport_size({"width": 1366, "height": 900})
+    screen.goto(f"/tournaments/{tournament.slug}/screen/?every=2")
+    expect(screen.locator("svg.bracket [data-match='W2-1']")).to_contain_text("Winner W1-2")
+
+    match = win_match(Match.objects.get(stage=stage, key="W1-2"), "away")
+    winner, loser = match.away.team.name, match.home.team.name
+
+    # the big screen redraws by itself
+    expect(screen.locator("svg.bracket [data-match='W2-1']")).to_contain_text(
+        winner, timeout=15_000
+    )
+    expect(screen.locator("svg.bracket [data-match='L1-1']")).to_contain_text(loser)
+
+    # the tournament page after a reload: the result, and the winner's path when followed
+    page.reload()
+    expect(bracket.locator("[data-match='W1-2']")).to_contain_text("1")
+    page.select_option("#follow-team", str(match.away_id))
+    page.click("form.follow button")
+    expect(page.locator("rect.slot.path")).to_have_count(2)
+    screen.close()
+
+
+def test_pool_standings_after_results(page):
+    tournament = tournament_ready(4)
+    stage = add_stage(tournament, "round_robin")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    page.goto(f"/tournaments/{tournament.slug}/")
+    expect(page.locator(".standings-pool, .stage").first).to_be_visible()
+
+    first = Match.objects.filter(stage=stage, state=Match.State.READY).order_by("pk").first()
+    first = win_match(first, "home")
+    standings_recompute(stage_id=stage.pk, force=True)
+    page.reload()
+    leader = page.locator("table.standings tbody tr").first
+    expect(leader.locator("td.rank")).to_have_text("1")
+    expect(leader).to_contain_text(first.home.team.name)
+    expect(leader).to_contain_text("1\u20130")
+    expect(page.locator(".tiebreakers")).to_contain_text("Head-to-head")
+    # the schedule shows the result at its table
+    row = page.locator(f"tr[data-match='{first.pk}']")
+    expect(row).to_contain_text("Complete")
