@@ -163,3 +163,18 @@ def test_json():
     with pytest.raises(InvalidEntry) as info:
         RunShown.from_json({"seat": 3, "kind": "fourty", "suit": "S", "top": "10"})
     assert info.value.field == "kind"
+
+
+def test_check_claims_against_a_holding():
+    from scoring.engine import check_claims
+
+    hand = parse_cards("6H 7H 8H 9H 10H KS QS 6C 7D")
+    check_claims(hand, [Run(F, H, Rank.TEN)], bella=True, trump=S)
+    with pytest.raises(InvalidEntry) as info:
+        check_claims(hand, [Run(T, C, Rank.EIGHT)], who="seat 1")
+    assert info.value.code == "run_not_held"
+    with pytest.raises(InvalidEntry) as info:
+        check_claims(hand, bella=True, trump=H)
+    assert info.value.code == "bella_not_held"
+    with pytest.raises(InvalidEntry):
+        check_claims(hand, bella=True, trump=None)

@@ -292,3 +292,19 @@ def test_summary_json_errors_name_the_field(data, field):
     with pytest.raises(InvalidEntry) as info:
         HandSummary.from_json(data)
     assert info.value.field == field
+
+
+def test_runs_count_for_team_switch_in_scoring():
+    runs = (
+        RunShown(0, RunKind.FIFTY, Suit.CLUBS, Rank.ACE),
+        RunShown(2, RunKind.TWENTY, Suit.SPADES, Rank.EIGHT),
+        RunShown(1, RunKind.TWENTY, Suit.DIAMONDS, Rank.KING),
+    )
+    assert score_summary(STD, line(runs=runs)).run_points == (50, 0)
+    team = score_summary(Ruleset(runs_count_for_team=True), line(runs=runs))
+    assert team.run_points == (70, 0)
+    assert team.hand_total == 232
+    # two players' runs can add up beyond what one player can hold
+    assert score_summary(Ruleset(runs_count_for_team=True), line(run_points=(150, 0))).hand_total
+    with pytest.raises(InvalidEntry):
+        score_summary(STD, line(run_points=(150, 0)))
