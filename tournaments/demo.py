@@ -1,16 +1,20 @@
-"""Play matches with the engine's simulator, through the real services.
+"""Demo data, and matches played by the engine's simulator through the real services.
 
 Used by the demo data, the whole-tournament tests and the benchmark: every game is a scoring
 game started by :func:`~tournaments.services.match_game_start`, every hand is entered as a
 score-sheet summary with :func:`scoring.services.hand_record`, exactly as a scorekeeper would.
 """
 
+import datetime as dt
 import random
+from typing import Any
+
+from django.db import transaction
 
 from scoring import services as scoring_services
 from scoring.engine import Ruleset, simulate_game
 from scoring.models import Hand
-from tournaments.models import Match
+from tournaments.models import Match, Stage, Tournament
 from tournaments.services import match_game_start, match_sync
 from tournaments.services._common import Actor
 
@@ -37,7 +41,12 @@ def match_play_simulated(
 
 
 def stage_play_simulated(
-    *, stage_id: int, rng: random.Random, actor: Actor = None, limit: int | None = None
+    *,
+    stage_id: int,
+    rng: random.Random,
+    actor: Actor = None,
+    limit: int | None = None,
+    player: str = "random",
 ) -> int:
     """Play every match of the stage that can be played now, again and again as the bracket
     opens new ones; ``limit`` stops after that many matches. Returns how many were played."""
@@ -54,6 +63,209 @@ def stage_play_simulated(
         if not ready:
             break
         for match_id in ready:
-            match_play_simulated(match_id=match_id, rng=rng, actor=actor)
+            match_play_simulated(match_id=match_id, rng=rng, actor=actor, player=player)
             played += 1
     return played
+
+
+# ------------------------------------------------------------------------------ demo data
+FIRST_NAMES = (
+    "Angus",
+    "Mary",
+    "Ron",
+    "Gerard",
+    "Joan",
+    "Flora",
+    "Hughie",
+    "Theresa",
+    "Dan Alex",
+    "Margaret",
+    "Rod",
+    "Catherine",
+    "Ambrose",
+    "Annie",
+    "Lauchie",
+    "Bernadette",
+    "Jimmy",
+    "Effie",
+    "Wilfred",
+    "Colette",
+    "Neil",
+    "Sadie",
+    "Archie",
+    "Rita",
+    "Donnie",
+    "Claudette",
+    "Murdock",
+    "Peggy",
+    "Alphonse",
+    "Marie",
+    "Johnny",
+    "Isabel",
+)
+LAST_NAMES = (
+    "MacNeil",
+    "MacDonald",
+    "Doucet",
+    "Aucoin",
+    "Campbell",
+    "MacLean",
+    "Chiasson",
+    "Boudreau",
+    "MacKinnon",
+    "Gillis",
+    "LeBlanc",
+    "MacIsaac",
+    "Poirier",
+    "MacLellan",
+    "Deveau",
+    "Rankin",
+)
+COMMUNITIES = (
+    "Glace Bay",
+    "Sydney",
+    "North Sydney",
+    "Cheticamp",
+    "Baddeck",
+    "New Waterford",
+    "Dominion",
+    "Inverness",
+    "Louisbourg",
+    "Port Hood",
+    "Ingonish",
+    "Mabou",
+)
+FINISHED_SLUG = "legion-fall-classic"
+RUNNING_SLUG = "cape-breton-winter-open"
+
+
+def _demo_teams(count: int, offset: int) -> list[int]:
+    """``count`` demo teams (players made once, by name and community); returns team ids."""
+    from scoring.models import Player
+
+    team_ids = []
+    for index in range(offset, offset + count):
+        people = []
+        for seat in (0, 1):
+            number = 2 * index + seat
+            name = (
+                f"{FIRST_NAMES[number % len(FIRST_NAMES)]} {LAST_NAMES[number % len(LAST_NAMES)]}"
+            )
+            community = COMMUNITIES[index % len(COMMUNITIES)]
+            player = Player.objects.filter(display_name=name, community=community).first()
+            people.append(
+                player or scoring_services.player_create(display_name=name, community=community)
+            )
+        team = scoring_services.team_find(player_one=people[0], player_two=people[1])
+        team = team or scoring_services.team_create(player_one=people[0], player_two=people[1])
+        team_ids.append(team.pk)
+    return team_ids
+
+
+def _demo_tournament(
+    *, director: Any, slug: str, name: str, teams: int, offset: int, pools: int, **values: Any
+) -> Tournament:
+    from tournaments import services
+
+    tournament = services.tournament_create(actor=director, name=name, slug=slug, **values)
+    services.tournament_open_registration(tournament_id=tournament.pk, actor=director)
+    entries = [
+        services.entry_register(tournament_id=tournament.pk, actor=director, team_id=team_id)
+        for team_id in _demo_teams(teams, offset)
+    ]
+    services.tournament_open_check_in(tournament_id=tournament.pk, actor=director)
+    for entry in entries[:-1] if teams % 2 else entries:
+        services.entry_check_in(entry_id=entry.pk, actor=director)
+    services.checkin_process(tournament_id=tournament.pk, actor=director)
+    services.stage_create(
+        tournament_id=tournament.pk,
+        actor=director,
+        kind=Stage.Kind.ROUND_ROBIN,
+        name="Pools",
+        pool_count=pools,
+    )
+    services.stage_create(
+        tournament_id=tournament.pk,
+        actor=director,
+        kind=Stage.Kind.DOUBLE_ELIM,
+        name="Double elimination",
+        qualifiers_per_pool=2,
+        grand_final=Stage.GrandFinal.RESET,
+    )
+    return tournament
+
+
+def demo_load(*, director: Any, seed: int = 1979) -> list[Tournament]:
+    """One finished and one running tournament (pools into a double elimination bracket),
+    every game simulated by the engine and entered hand by hand. Idempotent: a demo
+    tournament that exists already is left as it is."""
+    from tournaments import services
+
+    made = []
+    rng = random.Random(seed)  # noqa: S311 - demo results, not secrets
+    if not Tournament.objects.filter(slug=FINISHED_SLUG).exists():
+        with transaction.atomic():
+            tournament = _demo_tournament(
+                director=director,
+                slug=FINISHED_SLUG,
+                name="Legion Fall Classic",
+                venue="Royal Canadian Legion Branch 2, Glace Bay",
+                starts_on=dt.date(2026, 10, 17),
+                teams=16,
+                offset=0,
+                pools=4,
+            )
+            for stage in tournament.stages.order_by("order"):
+                if stage.status == Stage.Status.PENDING:
+                    services.stage_advance(tournament_id=tournament.pk, actor=director)
+                stage_play_simulated(stage_id=stage.pk, rng=rng, player="greedy")
+            services.tournament_finish(tournament_id=tournament.pk, actor=director)
+            made.append(tournament)
+    if not Tournament.objects.filter(slug=RUNNING_SLUG).exists():
+        with transaction.atomic():
+            tournament = _demo_tournament(
+                director=director,
+                slug=RUNNING_SLUG,
+                name="Cape Breton Winter Open",
+                venue="St. Joseph's Parish Hall, North Sydney",
+                starts_on=dt.date(2026, 11, 21),
+                teams=13,
+                offset=16,
+                pools=3,
+                match_games=3,
+            )
+            pools, knockout = tournament.stages.order_by("order")
+            services.stage_start(stage_id=pools.pk, actor=director)
+            stage_play_simulated(stage_id=pools.pk, rng=rng, player="greedy")
+            services.stage_advance(tournament_id=tournament.pk, actor=director)
+            stage_play_simulated(stage_id=knockout.pk, rng=rng, player="greedy", limit=4)
+            _half_played_game(knockout, rng)
+            made.append(tournament)
+    return made
+
+
+def _half_played_game(stage: Stage, rng: random.Random) -> None:
+    """Leave one game in progress at a table: a few hands entered, the rest to come."""
+    match = Match.objects.filter(stage=stage, state=Match.State.READY).order_by("table").first()
+    if match is None:
+        return
+    ruleset = Ruleset.from_json(stage.tournament.ruleset)
+    simulated = simulate_game(ruleset, rng, player="greedy")
+    link = match_game_start(match_id=match.pk, actor=None, first_dealer=simulated.first_dealer)
+    for hand in simulated.hands[:3]:
+        scoring_services.hand_record(
+            game=link.game, entry_kind=Hand.EntryKind.SUMMARY, entry=hand.summary.to_json()
+        )
+
+
+def demo_summary() -> dict[str, int]:
+    demo = Tournament.objects.filter(slug__in=[FINISHED_SLUG, RUNNING_SLUG])
+    matches = Match.objects.filter(stage__tournament__in=demo)
+    return {
+        "tournaments": demo.count(),
+        "matches complete": matches.filter(state=Match.State.COMPLETE, bye=False).count(),
+        "matches to play": matches.filter(
+            state__in=[Match.State.READY, Match.State.PENDING]
+        ).count(),
+        "games in progress": matches.filter(state=Match.State.IN_PROGRESS).count(),
+    }

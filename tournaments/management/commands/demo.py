@@ -6,6 +6,9 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from scoring import demo as scoring_demo
+from tournaments import demo as tournaments_demo
+
 DEMO_USERNAME = "director"
 DEMO_PASSWORD = "tarabish-demo"  # noqa: S105 - a development demo account, printed on purpose
 
@@ -23,6 +26,15 @@ class Command(BaseCommand):
             if created:
                 director.set_password(DEMO_PASSWORD)
                 director.save(update_fields=["password"])
+        scoring_demo.demo_load()
+        made = tournaments_demo.demo_load(director=director)
+        for name, count in {
+            **scoring_demo.demo_summary(),
+            **tournaments_demo.demo_summary(),
+        }.items():
+            self.stdout.write(f"  {name}: {count}")
+        if made:
+            self.stdout.write(f"  new tournaments: {', '.join(t.name for t in made)}")
         self.stdout.write(
             self.style.SUCCESS(
                 f"Demo ready. Director sign-in at http://127.0.0.1:8000/admin/ — "
