@@ -218,6 +218,18 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    # One name for each set of choices that several fields share.
+    "ENUM_NAME_OVERRIDES": {
+        "SeatEnum": "scoring.models.SEAT_CHOICES",
+        "TrumpEnum": "scoring.models.TRUMP_CHOICES",
+        "SideEnum": "scoring.models.Side",
+        "GameStatusEnum": "scoring.models.Game.Status",
+        "DisputeStatusEnum": "scoring.models.MisplayDispute.Status",
+        "DisputeRulingEnum": "scoring.models.MisplayDispute.Ruling",
+        "EntryKindEnum": "scoring.models.Hand.EntryKind",
+        "RunKindEnum": "scoring.api.serializers.RUN_KIND_CHOICES",
+        "StageKindEnum": "tournaments.models.Stage.Kind",
+    },
 }
 
 # ------------------------------------------------------------------------------------- security

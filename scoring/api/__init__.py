@@ -1,0 +1,1 @@
+"""The scoring REST API (``/api/v1/``): players, teams, games, hands and misplay disputes."""

@@ -1,0 +1,51 @@
+"""Who may do what in the scoring API.
+
+Anyone may read games, hands and disputes (games are public at a tournament). Writing needs an
+account: anyone signed in may add players and teams and start a game (they become its
+scorekeeper); only a game's scorekeepers and directors may write to that game; only directors
+reopen games and rule on disputes. The decisions themselves are the services' (who counts as
+a scorekeeper or a director is :func:`scoring.services.user_can_keep_score` and
+:func:`~scoring.services.user_can_direct`).
+"""
+
+from typing import TYPE_CHECKING
+
+from rest_framework.permissions import SAFE_METHODS, BasePermission
+
+from scoring.models import Game
+from scoring.services import user_can_direct, user_can_keep_score
+
+if TYPE_CHECKING:
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
+
+
+class ReadAnyoneWriteSignedIn(BasePermission):
+    """Reads for anyone; writes for signed-in accounts."""
+
+    def has_permission(self, request: "Request", view: "APIView") -> bool:
+        if request.method in SAFE_METHODS:
+            return True
+        return bool(request.user and request.user.is_authenticated)
+
+
+class GameScorekeeper(ReadAnyoneWriteSignedIn):
+    """Writes to a game (its hands, its actions, its disputes) need its scorekeeper or a
+    director. Views check it against the game with ``check_object_permissions``."""
+
+    message = "Only the scorekeepers of this game or a director may change it."
+
+    def has_object_permission(self, request: "Request", view: "APIView", obj: object) -> bool:
+        if request.method in SAFE_METHODS:
+            return True
+        game = obj if isinstance(obj, Game) else getattr(obj, "game", None)
+        return isinstance(game, Game) and user_can_keep_score(request.user, game)
+
+
+class Director(BasePermission):
+    """Directors only: reopening a game, ruling on a dispute."""
+
+    message = "Only a director may do this."
+
+    def has_permission(self, request: "Request", view: "APIView") -> bool:
+        return user_can_direct(request.user)

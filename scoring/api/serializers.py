@@ -1,0 +1,639 @@
+"""Serializers of the scoring API: input envelopes and output shapes, no rules.
+
+Input serializers check only types and references (is this a whole number, does player 12
+exist); everything about Tarabish (is 161 a possible count, may this seat show that run) is
+checked by the engine through :mod:`scoring.services`, whose errors name the field in the
+scorekeeper's words. Output serializers show what the services stored and what the selectors
+computed; they compute nothing themselves.
+
+Hand entries are sent flat: ``{"entry_kind": "summary", "caller": 0, "trump": "H", ...}``, so
+the engine's field paths (``card_points``, ``runs.1.top``, ``tricks.3.2``) are the body's own.
+"""
+
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth import get_user_model
+from drf_spectacular.utils import extend_schema_field
+from rest_framework import serializers
+
+from scoring.engine import PRESET_NAMES, PRESETS, RunKind
+from scoring.models import (
+    TRUMP_CHOICES,
+    Game,
+    Hand,
+    HandRevision,
+    MisplayDispute,
+    Player,
+    Side,
+    Team,
+)
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrPromise
+
+SEAT = serializers.IntegerField(min_value=0, max_value=3)
+RUN_KIND_CHOICES = [
+    (RunKind.TWENTY.value, "twenty: three cards in sequence"),
+    (RunKind.FIFTY.value, "fifty: four cards in sequence"),
+]
+
+
+def _missing(thing: str) -> dict[str, "str | _StrPromise"]:
+    return {
+        "does_not_exist": f"there is no {thing} {{pk_value}}",
+        "incorrect_type": f"a {thing} is given by its id, a whole number",
+    }
+
+
+# ------------------------------------------------------------------------------ small shapes
+
+
+class SidesSerializer(serializers.Serializer[Any]):
+    """A figure per team: team A sits at seats 0 and 2, team B at seats 1 and 3."""
+
+    team_a = serializers.IntegerField()
+    team_b = serializers.IntegerField()
+
+
+class SeatSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField(min_value=0, max_value=3)
+    side = serializers.ChoiceField(choices=Side.choices)
+    player_id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+class TeamAtTableSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    seats = serializers.ListField(child=serializers.IntegerField())
+
+
+class TeamsAtTableSerializer(serializers.Serializer[Any]):
+    team_a = TeamAtTableSerializer()
+    team_b = TeamAtTableSerializer()
+
+
+class RuleInWordsSerializer(serializers.Serializer[Any]):
+    label = serializers.CharField()  # type: ignore[assignment]  # the key is "label"
+    value = serializers.CharField()
+
+
+class RunningHandSerializer(serializers.Serializer[Any]):
+    """One line of the running score."""
+
+    number = serializers.IntegerField()
+    dealer = serializers.IntegerField()
+    caller = serializers.IntegerField(allow_null=True)
+    trump = serializers.CharField(allow_null=True)
+    outcome = serializers.CharField()
+    outcome_label = serializers.CharField()
+    points = SidesSerializer()
+    running = SidesSerializer()
+    version = serializers.IntegerField()
+
+
+class WinningTeamSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+
+
+# ------------------------------------------------------------------------------ players, teams
+
+
+class PlayerSerializer(serializers.ModelSerializer[Player]):
+    class Meta:
+        model = Player
+        fields = ["id", "display_name", "community", "created_at"]
+        read_only_fields = ["id", "created_at"]
+        # The service checks the name (required, length, unique in its community).
+        extra_kwargs = {
+            "display_name": {"validators": [], "required": True},
+            "community": {"validators": []},
+        }
+        validators: list[object] = []
+
+
+class TeamSerializer(serializers.ModelSerializer[Team]):
+    player_one = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), error_messages=_missing("player")
+    )
+    player_two = serializers.PrimaryKeyRelatedField(
+        queryset=Player.objects.all(), error_messages=_missing("player")
+    )
+    player_one_name = serializers.CharField(source="player_one.display_name", read_only=True)
+    player_two_name = serializers.CharField(source="player_two.display_name", read_only=True)
+
+    class Meta:
+        model = Team
+        fields = [
+            "id",
+            "name",
+            "player_one",
+            "player_two",
+            "player_one_name",
+            "player_two_name",
+            "created_at",
+        ]
+        read_only_fields = ["id", "created_at"]
+        extra_kwargs = {"name": {"required": False, "allow_blank": True}}
+        validators: list[object] = []
+
+
+# ------------------------------------------------------------------------------ games
+
+
+class GameCreateSerializer(serializers.Serializer[Any]):
+    """A new game: two teams, who sits where, and the rules."""
+
+    team_a = serializers.PrimaryKeyRelatedField(
+        queryset=Team.objects.all(),
+        error_messages=_missing("team"),
+        help_text="The team at seats 0 and 2.",
+    )
+    team_b = serializers.PrimaryKeyRelatedField(
+        queryset=Team.objects.all(),
+        error_messages=_missing("team"),
+        help_text="The team at seats 1 and 3.",
+    )
+    seats = serializers.ListField(
+        child=serializers.PrimaryKeyRelatedField(
+            queryset=Player.objects.all(), error_messages=_missing("player")
+        ),
+        min_length=4,
+        max_length=4,
+        required=False,
+        help_text="The four players clockwise from seat 0; partners sit opposite (0 and 2, "
+        "1 and 3). Default: each team's first player at seats 0 and 1.",
+    )
+    ruleset_preset = serializers.ChoiceField(
+        choices=list(PRESETS),
+        required=False,
+        help_text="A named ruleset (default: cape-breton-standard): "
+        + "; ".join(f"{slug} = {name}" for slug, name in PRESET_NAMES.items())
+        + ".",
+    )
+    ruleset = serializers.DictField(
+        required=False,
+        help_text="An explicit ruleset (every key optional, defaults are Cape Breton standard): "
+        "dealer_may_pass, forced_at, runs_count_for_team, bella_on_first, "
+        "half_bait_is_whole_bait, no_trump_allowed, target, both_over, first_dealer, "
+        "pass_reveals_kitty.",
+    )
+    first_dealer = serializers.IntegerField(
+        min_value=0,
+        max_value=3,
+        required=False,
+        allow_null=True,
+        help_text="The first dealer if already chosen at the table; else flip later.",
+    )
+    table = serializers.CharField(required=False, allow_blank=True, max_length=60)
+    scorekeepers = serializers.PrimaryKeyRelatedField(
+        queryset=get_user_model().objects.all(),
+        many=True,
+        required=False,
+        help_text="Accounts that may enter hands besides you (you are one already).",
+    )
+
+
+class GameListSerializer(serializers.ModelSerializer[Game]):
+    """One game in a list: who plays, the score, and whether it is over."""
+
+    team_a_name = serializers.CharField(source="team_a.name", read_only=True)
+    team_b_name = serializers.CharField(source="team_b.name", read_only=True)
+    totals = serializers.SerializerMethodField()
+    over = serializers.BooleanField(source="is_over", read_only=True)
+    pending_disputes = serializers.IntegerField(read_only=True, default=0)
+    winner = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "table",
+            "status",
+            "team_a",
+            "team_a_name",
+            "team_b",
+            "team_b_name",
+            "totals",
+            "hands_played",
+            "next_dealer",
+            "forced_seat",
+            "over",
+            "winner",
+            "pending_disputes",
+            "ruleset_preset",
+            "version",
+            "created_at",
+            "finished_at",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(SidesSerializer)
+    def get_totals(self, game: Game) -> dict[str, int]:
+        return {"team_a": game.score_a, "team_b": game.score_b}
+
+    @extend_schema_field(serializers.ChoiceField(choices=Side.choices, allow_null=True))
+    def get_winner(self, game: Game) -> str | None:
+        return game.winner or None
+
+
+class GameSerializer(serializers.Serializer[Any]):
+    """A game as a score-pad shows it (from :func:`scoring.selectors.game_state`): the running
+    score, whose deal it is, who is forced to call, whether it is over and who won, and the
+    ruleset in plain words. The pad needs no rules of its own."""
+
+    id = serializers.IntegerField()
+    game_id = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="Also the ETag of this game.")
+    table = serializers.CharField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    status_label = serializers.CharField()
+    over = serializers.BooleanField()
+    winner = serializers.ChoiceField(choices=Side.choices, allow_null=True)
+    winning_team = WinningTeamSerializer(allow_null=True)
+    ended_reason = serializers.CharField(allow_blank=True)
+    teams = TeamsAtTableSerializer()
+    seats = SeatSerializer(many=True)
+    totals = SidesSerializer()
+    target = serializers.IntegerField()
+    hands_played = serializers.IntegerField()
+    hands = RunningHandSerializer(many=True, help_text="The running score, hand by hand.")
+    first_dealer = SeatSerializer(allow_null=True)
+    first_dealer_method = serializers.CharField(allow_blank=True)
+    first_dealer_flips = serializers.ListField(
+        child=serializers.ListField(), help_text="The cards turned: [[seat, card], ...]."
+    )
+    next_hand = serializers.IntegerField(allow_null=True)
+    next_dealer = SeatSerializer(allow_null=True)
+    forced_seat = SeatSerializer(
+        allow_null=True,
+        help_text="The seat that must name trump if the call goes round to it, or null.",
+    )
+    forced_team = serializers.ChoiceField(choices=Side.choices, allow_null=True)
+    ruleset_preset = serializers.CharField()
+    ruleset = serializers.DictField()
+    ruleset_described = RuleInWordsSerializer(many=True)
+    scorekeepers = serializers.ListField(child=serializers.CharField())
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+    def to_representation(self, instance: Any) -> dict[str, Any]:
+        game, state = instance
+        return {
+            "id": game.pk,
+            **state,
+            "table": game.table,
+            "scorekeepers": [user.get_username() for user in game.scorekeepers.all()],
+            "created_at": serializers.DateTimeField().to_representation(game.created_at),
+            "finished_at": (
+                None
+                if game.finished_at is None
+                else serializers.DateTimeField().to_representation(game.finished_at)
+            ),
+        }
+
+
+class GameScoreSerializer(serializers.ModelSerializer[Game]):
+    """The game's score line after a change, as the services stored it."""
+
+    totals = serializers.SerializerMethodField()
+    over = serializers.BooleanField(source="is_over", read_only=True)
+    next_hand = serializers.SerializerMethodField()
+    winner = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "version",
+            "status",
+            "over",
+            "winner",
+            "totals",
+            "hands_played",
+            "next_hand",
+            "next_dealer",
+            "forced_seat",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(SidesSerializer)
+    def get_totals(self, game: Game) -> dict[str, int]:
+        return {"team_a": game.score_a, "team_b": game.score_b}
+
+    @extend_schema_field(serializers.ChoiceField(choices=Side.choices, allow_null=True))
+    def get_winner(self, game: Game) -> str | None:
+        return game.winner or None
+
+    def get_next_hand(self, game: Game) -> int | None:
+        return None if game.is_over else game.hands_played + 1
+
+
+class FirstDealerSerializer(serializers.Serializer[Any]):
+    seat = serializers.IntegerField(
+        min_value=0, max_value=3, help_text="The seat chosen at the table to deal first."
+    )
+
+
+class ReasonSerializer(serializers.Serializer[Any]):
+    reason = serializers.CharField(help_text="Why, in a few words (kept with the game).")
+
+
+class OptionalReasonSerializer(serializers.Serializer[Any]):
+    reason = serializers.CharField(required=False, allow_blank=True, default="")
+
+
+# ------------------------------------------------------------------------------ hands
+
+_ENTRY_KIND_HELP = (
+    '"summary" (the score-sheet line) or "tricks" (the full record of the hand). The other '
+    "keys of the body are the entry itself, kept exactly as sent."
+)
+
+
+class RunShownSerializer(serializers.Serializer[Any]):
+    seat = SEAT
+    kind = serializers.ChoiceField(choices=RUN_KIND_CHOICES)
+    suit = serializers.ChoiceField(choices=TRUMP_CHOICES)
+    top = serializers.CharField(help_text='The top card\'s rank: "6".."10", "J", "Q", "K", "A".')
+
+
+class MisplayCallSerializer(serializers.Serializer[Any]):
+    called_by = SEAT
+    proven = serializers.BooleanField()
+
+
+class CardPointsOfOneTeamSerializer(serializers.Serializer[Any]):
+    team = serializers.ChoiceField(choices=Side.choices)
+    points = serializers.IntegerField(help_text="That team's count; the other is derived.")
+
+
+class SummaryEntrySerializer(serializers.Serializer[Any]):
+    """A hand as a paper score-sheet holds it (documentation of the entry's keys; the engine
+    reads and checks them)."""
+
+    entry_kind = serializers.ChoiceField(choices=["summary"], help_text=_ENTRY_KIND_HELP)
+    number = serializers.IntegerField(
+        required=False, min_value=1, help_text="The hand's number; default: the next one."
+    )
+    caller = serializers.IntegerField(
+        allow_null=True, min_value=0, max_value=3, help_text="The calling seat; null: all passed."
+    )
+    trump = serializers.ChoiceField(
+        choices=TRUMP_CHOICES,
+        allow_null=True,
+        help_text="C, D, H or S; null with a caller is no trump (when the rules allow it).",
+    )
+    card_points = serializers.JSONField(
+        required=False,
+        help_text="Both teams' card points [team A, team B], or one team's count {\"team\": "
+        '"team_b", "points": 70} (the other is derived). Omit for a void or misplay hand.',
+    )
+    runs = RunShownSerializer(many=True, required=False, help_text="The runs shown, if noted.")
+    run_points = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        allow_null=True,
+        help_text="Run points per team when the runs themselves were not noted.",
+    )
+    bella_seat = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=3)
+    misplay = MisplayCallSerializer(required=False, allow_null=True)
+    thrown_in_by = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=3
+    )
+    dealer = serializers.IntegerField(
+        required=False, help_text="Optional check: the engine knows whose deal it is."
+    )
+
+
+class TricksEntrySerializer(serializers.Serializer[Any]):
+    """A hand as the full record of its nine tricks (documentation of the entry's keys)."""
+
+    entry_kind = serializers.ChoiceField(choices=["tricks"], help_text=_ENTRY_KIND_HELP)
+    number = serializers.IntegerField(required=False, min_value=1)
+    caller = serializers.IntegerField(allow_null=True, min_value=0, max_value=3)
+    trump = serializers.ChoiceField(choices=TRUMP_CHOICES, allow_null=True)
+    tricks = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        help_text='The tricks in play order, each from its leader: [["8S","9C","10S","KS"], ...].',
+    )
+    hands = serializers.ListField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        allow_null=True,
+        help_text="The deal (four hands of nine cards, seat 0 first), if known.",
+    )
+    runs = RunShownSerializer(many=True, required=False)
+    bella_seat = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=3)
+    thrown_in_by = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=3
+    )
+    misplay = MisplayCallSerializer(required=False, allow_null=True)
+
+
+class HandEnvelopeSerializer(serializers.Serializer[Any]):
+    """The keys of a hand body that are not the entry."""
+
+    entry_kind = serializers.ChoiceField(
+        choices=Hand.EntryKind.choices,
+        error_messages={
+            "invalid_choice": '"{input}" is not a way to enter a hand: give "summary" or "tricks"'
+        },
+    )
+    number = serializers.IntegerField(required=False, min_value=1, allow_null=True)
+
+
+class HandCorrectEnvelopeSerializer(serializers.Serializer[Any]):
+    entry_kind = serializers.ChoiceField(choices=Hand.EntryKind.choices, required=False)
+    reason = serializers.CharField(
+        help_text="Why the hand is corrected (kept with the new version)."
+    )
+
+
+class HandSerializer(serializers.ModelSerializer[Hand]):
+    """A hand: the entry as entered, and beside it what the engine made of it."""
+
+    outcome_label = serializers.CharField(source="get_outcome_display", read_only=True)
+    points = serializers.SerializerMethodField()
+    card_points = serializers.SerializerMethodField()
+    run_points = serializers.SerializerMethodField()
+    bella_points = serializers.SerializerMethodField()
+    running = serializers.SerializerMethodField()
+    trump = serializers.SerializerMethodField()
+
+    class Meta:
+        model = Hand
+        fields = [
+            "number",
+            "version",
+            "undone",
+            "entry_kind",
+            "entry",
+            "dealer",
+            "caller",
+            "trump",
+            "outcome",
+            "outcome_label",
+            "points",
+            "card_points",
+            "run_points",
+            "bella_points",
+            "runs_counted_by",
+            "bella_seat",
+            "hand_total",
+            "running",
+            "result",
+            "created_at",
+            "updated_at",
+        ]
+        read_only_fields = fields
+
+    @extend_schema_field(SidesSerializer)
+    def get_points(self, hand: Hand) -> dict[str, int]:
+        return {"team_a": hand.points_a, "team_b": hand.points_b}
+
+    @extend_schema_field(SidesSerializer)
+    def get_card_points(self, hand: Hand) -> dict[str, int]:
+        return {"team_a": hand.card_points_a, "team_b": hand.card_points_b}
+
+    @extend_schema_field(SidesSerializer)
+    def get_run_points(self, hand: Hand) -> dict[str, int]:
+        return {"team_a": hand.run_points_a, "team_b": hand.run_points_b}
+
+    @extend_schema_field(SidesSerializer)
+    def get_bella_points(self, hand: Hand) -> dict[str, int]:
+        return {"team_a": hand.bella_points_a, "team_b": hand.bella_points_b}
+
+    @extend_schema_field(SidesSerializer)
+    def get_running(self, hand: Hand) -> dict[str, int]:
+        return {"team_a": hand.running_a, "team_b": hand.running_b}
+
+    @extend_schema_field(serializers.CharField(allow_null=True))
+    def get_trump(self, hand: Hand) -> str | None:
+        return hand.trump or None
+
+
+class HandWithGameSerializer(HandSerializer):
+    """A hand just entered or changed, with the game's score line after it."""
+
+    game = serializers.SerializerMethodField()
+
+    class Meta(HandSerializer.Meta):
+        fields = [*HandSerializer.Meta.fields, "game"]
+        read_only_fields = fields
+
+    @extend_schema_field(GameScoreSerializer)
+    def get_game(self, hand: Hand) -> dict[str, Any]:
+        return GameScoreSerializer(self.context["game"]).data
+
+
+class HandRevisionSerializer(serializers.ModelSerializer[HandRevision]):
+    changed_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True
+    )
+
+    class Meta:
+        model = HandRevision
+        fields = [
+            "version",
+            "action",
+            "entry_kind",
+            "entry",
+            "result",
+            "reason",
+            "changed_by",
+            "changed_at",
+        ]
+        read_only_fields = fields
+
+
+class DisputeBriefSerializer(serializers.ModelSerializer[MisplayDispute]):
+    class Meta:
+        model = MisplayDispute
+        fields = ["id", "status", "ruling", "called_by", "accused", "trick", "created_at"]
+        read_only_fields = fields
+
+
+class HandDetailSerializer(HandSerializer):
+    """A hand with every version it went through and the misplays called on it."""
+
+    revisions = HandRevisionSerializer(many=True, read_only=True)
+    disputes = DisputeBriefSerializer(many=True, read_only=True)
+
+    class Meta(HandSerializer.Meta):
+        fields = [*HandSerializer.Meta.fields, "revisions", "disputes"]
+        read_only_fields = fields
+
+
+# ------------------------------------------------------------------------------ disputes
+
+
+class DisputeCreateSerializer(serializers.Serializer[Any]):
+    called_by = serializers.IntegerField(help_text="The seat that calls the misplay.")
+    accused = serializers.IntegerField(help_text="The seat said to have misplayed.")
+    trick = serializers.IntegerField(help_text="The trick (1 to 9) of the misplay.")
+    proof_card = serializers.CharField(
+        required=False,
+        allow_blank=True,
+        help_text='The card that proves it, if named (e.g. "QH").',
+    )
+    evidence = serializers.DictField(
+        required=False,
+        allow_null=True,
+        help_text="The trick record as evidence (tricks, deal if known...). Omit for a hand "
+        "entered as tricks: its own record is the evidence.",
+    )
+
+
+class DisputeRulingSerializer(serializers.Serializer[Any]):
+    ruling = serializers.ChoiceField(
+        choices=[MisplayDispute.Ruling.UPHELD, MisplayDispute.Ruling.OVERRULED],
+        help_text="upheld: the engine's verdict stands; overruled: the opposite is decided.",
+    )
+    note = serializers.CharField(
+        required=False, allow_blank=True, help_text="Why (required to overrule)."
+    )
+
+
+class DisputeSerializer(serializers.ModelSerializer[MisplayDispute]):
+    """A misplay dispute: the call, the engine's verdict with its reasons, the director's
+    ruling, and what counts for the hand."""
+
+    game = serializers.IntegerField(source="hand.game_id", read_only=True)
+    hand_number = serializers.IntegerField(source="hand.number", read_only=True)
+    status_label = serializers.CharField(source="get_status_display", read_only=True)
+    ruled_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
+        slug_field="username", read_only=True
+    )
+    decision = serializers.BooleanField(
+        read_only=True,
+        allow_null=True,
+        help_text="Whether the misplay counts as proven for the hand (null: decides nothing).",
+    )
+
+    class Meta:
+        model = MisplayDispute
+        fields = [
+            "id",
+            "version",
+            "game",
+            "hand_number",
+            "called_by",
+            "accused",
+            "trick",
+            "proof_card",
+            "evidence",
+            "status",
+            "status_label",
+            "verdict",
+            "reason",
+            "adjudicated_at",
+            "ruling",
+            "ruling_note",
+            "ruled_by",
+            "ruled_at",
+            "decision",
+            "created_at",
+        ]
+        read_only_fields = fields

@@ -1,0 +1,558 @@
+"""Views of the scoring API: read the request, call a service or a selector, answer.
+
+Nothing here scores anything: hands are entered, corrected and undone by
+:mod:`scoring.services` (which run the engine under a lock on the game) and games are shown
+from :func:`scoring.selectors.game_state`. Every POST honours ``Idempotency-Key``; a hand
+correction needs ``If-Match`` with the hand's ``ETag``.
+"""
+
+from typing import TYPE_CHECKING, Any
+
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiParameter,
+    PolymorphicProxySerializer,
+    extend_schema,
+    extend_schema_view,
+)
+from rest_framework import mixins, viewsets
+from rest_framework.decorators import action
+from rest_framework.parsers import JSONParser
+from rest_framework.request import Request
+from rest_framework.response import Response
+
+from scoring import selectors, services
+from scoring.api import examples as ex
+from scoring.api.filters import DisputeFilter, GameFilter, PlayerFilter, TeamFilter
+from scoring.api.permissions import Director, GameScorekeeper, ReadAnyoneWriteSignedIn
+from scoring.api.serializers import (
+    DisputeCreateSerializer,
+    DisputeRulingSerializer,
+    DisputeSerializer,
+    FirstDealerSerializer,
+    GameCreateSerializer,
+    GameListSerializer,
+    GameSerializer,
+    HandCorrectEnvelopeSerializer,
+    HandDetailSerializer,
+    HandEnvelopeSerializer,
+    HandSerializer,
+    HandWithGameSerializer,
+    OptionalReasonSerializer,
+    PlayerSerializer,
+    ReasonSerializer,
+    SummaryEntrySerializer,
+    TeamSerializer,
+    TricksEntrySerializer,
+)
+from scoring.engine import RulesetError
+from scoring.models import Game, Hand, MisplayDispute
+from tarabish_site.api.errors import NotFound
+from tarabish_site.api.idempotency import idempotent
+from tarabish_site.api.schema import error_responses
+from tarabish_site.api.throttles import WritesThrottle
+from tarabish_site.api.versioning import (
+    ETAG_RESPONSE_HEADER,
+    IF_MATCH_PARAMETER,
+    IF_NONE_MATCH_PARAMETER,
+    expected_version,
+    not_modified,
+    not_modified_response,
+    with_etag,
+)
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+HAND_ENVELOPE_KEYS = frozenset({"entry_kind", "number"})
+CORRECTION_ENVELOPE_KEYS = frozenset({"entry_kind", "reason"})
+GAME_ID = OpenApiParameter(
+    "game_pk", OpenApiTypes.INT, OpenApiParameter.PATH, description="The game's id."
+)
+HAND_BODY = PolymorphicProxySerializer(
+    component_name="HandEntry",
+    serializers={"summary": SummaryEntrySerializer, "tricks": TricksEntrySerializer},
+    resource_type_field_name="entry_kind",
+)
+
+
+def _by(request: Request) -> "User | None":
+    """The signed-in account, for the services' ``by`` (who did it)."""
+    return request.user if request.user.is_authenticated else None
+
+
+def _entry(data: Any, envelope: frozenset[str]) -> dict[str, Any]:
+    """The hand entry: the body without its envelope keys, exactly as sent."""
+    return {key: value for key, value in dict(data).items() if key not in envelope}
+
+
+def _game_response(request: Request, game_id: int, status: int = 200) -> Response:
+    game = selectors.game_detail(game_id)
+    response = Response(GameSerializer((game, selectors.game_state(game))).data, status=status)
+    if status == 201:
+        response["Location"] = reverse("api:game-detail", kwargs={"pk": game.pk})
+    return with_etag(response, game.version)
+
+
+class JsonApiViewSet(viewsets.GenericViewSet[Any]):
+    """JSON in, JSON out; writes throttled."""
+
+    parser_classes = [JSONParser]
+    throttle_classes = [WritesThrottle]
+
+
+# ------------------------------------------------------------------------------ players, teams
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List players", tags=["players"]),
+    retrieve=extend_schema(
+        summary="A player",
+        tags=["players"],
+        responses={200: PlayerSerializer, **error_responses(404)},
+    ),
+)
+class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiViewSet):
+    """People who play; a player may be linked to an account."""
+
+    serializer_class = PlayerSerializer
+    permission_classes = [ReadAnyoneWriteSignedIn]
+    filterset_class = PlayerFilter
+    ordering_fields = ["display_name", "created_at"]
+
+    def get_queryset(self) -> Any:
+        return selectors.player_list()
+
+    @extend_schema(
+        summary="Add a player",
+        tags=["players"],
+        request=PlayerSerializer,
+        responses={201: PlayerSerializer, **error_responses(400, 401, 409, 422, 429)},
+        examples=ex.PLAYER,
+    )
+    @idempotent
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        serializer = PlayerSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        player = services.player_create(
+            display_name=serializer.validated_data["display_name"],
+            community=serializer.validated_data.get("community", ""),
+        )
+        response = Response(PlayerSerializer(player).data, status=201)
+        response["Location"] = reverse("api:player-detail", kwargs={"pk": player.pk})
+        return response
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List teams", tags=["teams"]),
+    retrieve=extend_schema(
+        summary="A team", tags=["teams"], responses={200: TeamSerializer, **error_responses(404)}
+    ),
+)
+class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiViewSet):
+    """Partnerships of two players; the same pair is always the same team."""
+
+    serializer_class = TeamSerializer
+    permission_classes = [ReadAnyoneWriteSignedIn]
+    filterset_class = TeamFilter
+    ordering_fields = ["name", "created_at"]
+
+    def get_queryset(self) -> Any:
+        return selectors.team_list()
+
+    @extend_schema(
+        summary="Add a team",
+        tags=["teams"],
+        request=TeamSerializer,
+        responses={201: TeamSerializer, **error_responses(400, 401, 409, 422, 429)},
+        examples=ex.TEAM,
+    )
+    @idempotent
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        serializer = TeamSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        team = services.team_create(
+            player_one=data["player_one"], player_two=data["player_two"], name=data.get("name", "")
+        )
+        response = Response(TeamSerializer(team).data, status=201)
+        response["Location"] = reverse("api:team-detail", kwargs={"pk": team.pk})
+        return response
+
+
+# ------------------------------------------------------------------------------ games
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List games", tags=["games"], examples=ex.GAME_LIST),
+)
+class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
+    """Games at the tables: the running score and everything a score-pad shows."""
+
+    serializer_class = GameListSerializer
+    permission_classes = [GameScorekeeper]
+    filterset_class = GameFilter
+    ordering_fields = ["created_at", "status"]
+    lookup_value_regex = "[0-9]+"
+
+    def get_queryset(self) -> Any:
+        return selectors.game_list()
+
+    def _game_for_write(self, request: Request, pk: str) -> Game:
+        game = Game.objects.filter(pk=int(pk)).first()
+        if game is None:
+            raise NotFound(f"game {pk} does not exist")
+        self.check_object_permissions(request, game)
+        return game
+
+    @extend_schema(
+        summary="A game as the score-pad shows it",
+        tags=["games"],
+        parameters=[IF_NONE_MATCH_PARAMETER, ETAG_RESPONSE_HEADER],
+        responses={200: GameSerializer, 304: None, **error_responses(404)},
+        examples=ex.GAME,
+    )
+    def retrieve(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
+        game = selectors.game_detail(int(pk))
+        if not_modified(request, game.version):
+            return not_modified_response(game.version)
+        data = GameSerializer((game, selectors.game_state(game))).data
+        return with_etag(Response(data), game.version)
+
+    @extend_schema(
+        summary="Start a game",
+        tags=["games"],
+        request=GameCreateSerializer,
+        parameters=[ETAG_RESPONSE_HEADER],
+        responses={201: GameSerializer, **error_responses(400, 401, 422, 429)},
+        examples=ex.GAME_CREATE,
+    )
+    @idempotent
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        serializer = GameCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        try:
+            game = services.game_create(
+                team_a=data["team_a"],
+                team_b=data["team_b"],
+                seats=data.get("seats"),
+                ruleset=data.get("ruleset"),
+                ruleset_preset=data.get("ruleset_preset"),
+                first_dealer=data.get("first_dealer"),
+                table=data.get("table", ""),
+                created_by=_by(request),
+                scorekeepers=data.get("scorekeepers", ()),
+            )
+        except RulesetError as exc:
+            raise exc.nested("ruleset") from None
+        return _game_response(request, game.pk, status=201)
+
+    @extend_schema(
+        summary="Flip for the first dealer",
+        description="The engine turns cards by the game's rule (flip for jacks or high card); "
+        "the cards turned are in `first_dealer_flips`. Refused once a first dealer is chosen.",
+        tags=["games"],
+        request=None,
+        parameters=[ETAG_RESPONSE_HEADER],
+        responses={200: GameSerializer, **error_responses(400, 401, 403, 404, 409, 422, 429)},
+        examples=ex.GAME_FLIP,
+    )
+    @idempotent
+    @action(detail=True, methods=["post"], url_path="flip-first-dealer")
+    def flip_first_dealer(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
+        game = self._game_for_write(request, pk)
+        services.game_first_dealer_flip(game=game, by=_by(request))
+        return _game_response(request, game.pk)
+
+    @extend_schema(
+        summary="Enter the first dealer chosen at the table",
+        tags=["games"],
+        request=FirstDealerSerializer,
+        parameters=[ETAG_RESPONSE_HEADER],
+        responses={200: GameSerializer, **error_responses(400, 401, 403, 404, 422, 429)},
+        examples=ex.FIRST_DEALER,
+    )
+    @idempotent
+    @action(detail=True, methods=["post"], url_path="first-dealer")
+    def first_dealer(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
+        game = self._game_for_write(request, pk)
+        serializer = FirstDealerSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.game_first_dealer_set(
+            game=game, seat=serializer.validated_data["seat"], by=_by(request)
+        )
+        return _game_response(request, game.pk)
+
+    @extend_schema(
+        summary="End the game early",
+        description="Stops a running game before anyone reaches the target; it has no winner.",
+        tags=["games"],
+        request=ReasonSerializer,
+        parameters=[ETAG_RESPONSE_HEADER],
+        responses={200: GameSerializer, **error_responses(400, 401, 403, 404, 422, 429)},
+        examples=ex.END_EARLY,
+    )
+    @idempotent
+    @action(detail=True, methods=["post"], url_path="end-early")
+    def end_early(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
+        game = self._game_for_write(request, pk)
+        serializer = ReasonSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.game_end_early(
+            game=game, by=_by(request), reason=serializer.validated_data["reason"]
+        )
+        return _game_response(request, game.pk)
+
+    @extend_schema(
+        summary="Reopen a finished game (directors)",
+        tags=["games"],
+        request=None,
+        parameters=[ETAG_RESPONSE_HEADER],
+        responses={200: GameSerializer, **error_responses(400, 401, 403, 404, 422, 429)},
+        examples=ex.REOPEN,
+    )
+    @idempotent
+    @action(detail=True, methods=["post"], permission_classes=[Director])
+    def reopen(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
+        game = self._game_for_write(request, pk)
+        services.game_reopen(game=game, by=_by(request))
+        return _game_response(request, game.pk)
+
+
+# ------------------------------------------------------------------------------ hands
+
+
+@extend_schema(parameters=[GAME_ID])
+@extend_schema_view(
+    list=extend_schema(
+        summary="The hands of a game",
+        tags=["hands"],
+        responses={200: HandSerializer(many=True), **error_responses(404)},
+    ),
+)
+class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
+    """The hands of one game, by number (the hands that count; undone ones are left out)."""
+
+    serializer_class = HandSerializer
+    permission_classes = [GameScorekeeper]
+    lookup_field = "number"
+    lookup_value_regex = "[0-9]+"
+    filter_backends: list[Any] = []
+
+    def _game(self) -> Game:
+        game = Game.objects.filter(pk=int(self.kwargs["game_pk"])).first()
+        if game is None:
+            raise NotFound(f"game {self.kwargs['game_pk']} does not exist")
+        return game
+
+    def _game_for_write(self, request: Request) -> Game:
+        game = self._game()
+        self.check_object_permissions(request, game)
+        return game
+
+    def _hand(self, number: str) -> Hand:
+        hand = selectors.hand_list(game=int(self.kwargs["game_pk"])).filter(number=number).first()
+        if hand is None:
+            raise NotFound(f"game {self.kwargs['game_pk']} has no hand {number}")
+        return hand
+
+    def get_queryset(self) -> Any:
+        if getattr(self, "swagger_fake_view", False):
+            return Hand.objects.none()
+        return selectors.hand_list(game=self._game())
+
+    @extend_schema(
+        summary="Enter a hand",
+        description=(
+            "Enter the next hand as the score-sheet line (`entry_kind: summary`) or the full "
+            "record of its tricks (`entry_kind: tricks`); the other keys are the entry, kept "
+            "as sent, and the engine scores it. Send `number` (the hand you are entering): if "
+            "another score-pad entered it first you get 409 naming that hand, not a second "
+            "hand. The answer carries the game's score line after the hand."
+        ),
+        tags=["hands"],
+        request=HAND_BODY,
+        parameters=[ETAG_RESPONSE_HEADER],
+        responses={
+            201: HandWithGameSerializer,
+            **error_responses(400, 401, 403, 404, 409, 422, 429),
+        },
+        examples=ex.HAND_CREATE,
+    )
+    @idempotent
+    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        game = self._game_for_write(request)
+        envelope = HandEnvelopeSerializer(data=request.data)
+        envelope.is_valid(raise_exception=True)
+        hand = services.hand_record(
+            game=game,
+            entry_kind=envelope.validated_data["entry_kind"],
+            entry=_entry(request.data, HAND_ENVELOPE_KEYS),
+            by=_by(request),
+            number=envelope.validated_data.get("number"),
+        )
+        data = HandWithGameSerializer(hand, context={"game": game}).data
+        response = Response(data, status=201)
+        response["Location"] = reverse(
+            "api:game-hand-detail", kwargs={"game_pk": game.pk, "number": hand.number}
+        )
+        return with_etag(response, hand.version)
+
+    @extend_schema(
+        summary="A hand with its versions and disputes",
+        tags=["hands"],
+        parameters=[IF_NONE_MATCH_PARAMETER, ETAG_RESPONSE_HEADER],
+        responses={200: HandDetailSerializer, 304: None, **error_responses(404)},
+        examples=ex.HAND_DETAIL,
+    )
+    def retrieve(self, request: Request, number: str, *args: Any, **kwargs: Any) -> Response:
+        hand = selectors.hand_detail(self._hand(number).pk)
+        if not_modified(request, hand.version):
+            return not_modified_response(hand.version)
+        return with_etag(Response(HandDetailSerializer(hand).data), hand.version)
+
+    @extend_schema(
+        summary="Correct a hand",
+        description=(
+            "Replace the hand's entry (same keys as entering it, plus `reason`). The old "
+            "entry is kept as a version; every later running total and the game's end are "
+            "recomputed. Needs `If-Match` with the hand's ETag: 428 without it, 412 when "
+            "someone changed the hand since you read it."
+        ),
+        tags=["hands"],
+        request=HAND_BODY,
+        parameters=[IF_MATCH_PARAMETER, ETAG_RESPONSE_HEADER],
+        responses={
+            200: HandWithGameSerializer,
+            **error_responses(400, 401, 403, 404, 412, 428, 429),
+        },
+        examples=ex.HAND_CORRECT,
+    )
+    def update(self, request: Request, number: str, *args: Any, **kwargs: Any) -> Response:
+        game = self._game_for_write(request)
+        version = expected_version(request)
+        envelope = HandCorrectEnvelopeSerializer(data=request.data)
+        envelope.is_valid(raise_exception=True)
+        hand = services.hand_correct(
+            hand=self._hand(number),
+            entry=_entry(request.data, CORRECTION_ENVELOPE_KEYS),
+            reason=envelope.validated_data["reason"],
+            by=_by(request),
+            expected_version=version,
+            entry_kind=envelope.validated_data.get("entry_kind"),
+        )
+        game.refresh_from_db()
+        data = HandWithGameSerializer(hand, context={"game": game}).data
+        return with_etag(Response(data), hand.version)
+
+    @extend_schema(
+        summary="Undo the last hand",
+        description="The last hand stops counting (it and its history are kept) and its number "
+        "can be entered again. The answer is the undone hand and the game's score line.",
+        tags=["hands"],
+        request=OptionalReasonSerializer,
+        responses={200: HandWithGameSerializer, **error_responses(400, 401, 403, 404, 422, 429)},
+        examples=ex.UNDO,
+    )
+    @idempotent
+    @action(detail=False, methods=["post"], url_path="undo-last")
+    def undo_last(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        game = self._game_for_write(request)
+        serializer = OptionalReasonSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        hand = services.hand_undo_last(
+            game=game, by=_by(request), reason=serializer.validated_data["reason"]
+        )
+        return Response(HandWithGameSerializer(hand, context={"game": game}).data)
+
+    @extend_schema(
+        summary="Call a misplay on a hand",
+        description="Opens a dispute; the engine judges it from the trick record in the "
+        "background. Read the dispute (its `Location`) for the verdict.",
+        tags=["disputes"],
+        request=DisputeCreateSerializer,
+        parameters=[ETAG_RESPONSE_HEADER],
+        responses={201: DisputeSerializer, **error_responses(400, 401, 403, 404, 409, 422, 429)},
+        examples=ex.DISPUTE_CREATE,
+    )
+    @idempotent
+    @action(detail=True, methods=["post"])
+    def disputes(self, request: Request, number: str, *args: Any, **kwargs: Any) -> Response:
+        self._game_for_write(request)
+        serializer = DisputeCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        data = serializer.validated_data
+        dispute = services.dispute_open(
+            hand=self._hand(number),
+            called_by=data["called_by"],
+            accused=data["accused"],
+            trick=data["trick"],
+            proof_card=data.get("proof_card") or None,
+            evidence=data.get("evidence"),
+            by=_by(request),
+        )
+        dispute = selectors.dispute_detail(dispute.pk)
+        response = Response(DisputeSerializer(dispute).data, status=201)
+        response["Location"] = reverse("api:dispute-detail", kwargs={"pk": dispute.pk})
+        return with_etag(response, dispute.version)
+
+
+# ------------------------------------------------------------------------------ disputes
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List misplay disputes", tags=["disputes"]),
+)
+class DisputeViewSet(mixins.ListModelMixin, JsonApiViewSet):
+    """Misplay disputes: the engine's verdict and the director's ruling, side by side."""
+
+    serializer_class = DisputeSerializer
+    permission_classes = [ReadAnyoneWriteSignedIn]
+    filterset_class = DisputeFilter
+    ordering_fields = ["created_at", "status"]
+    lookup_value_regex = "[0-9]+"
+
+    def get_queryset(self) -> Any:
+        return selectors.dispute_list()
+
+    @extend_schema(
+        summary="A dispute: its status, the engine's verdict and any ruling",
+        tags=["disputes"],
+        parameters=[IF_NONE_MATCH_PARAMETER, ETAG_RESPONSE_HEADER],
+        responses={200: DisputeSerializer, 304: None, **error_responses(404)},
+        examples=ex.DISPUTE,
+    )
+    def retrieve(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
+        dispute = selectors.dispute_detail(int(pk))
+        if not_modified(request, dispute.version):
+            return not_modified_response(dispute.version)
+        return with_etag(Response(DisputeSerializer(dispute).data), dispute.version)
+
+    @extend_schema(
+        summary="Rule on a dispute (directors)",
+        description="`upheld` lets the engine's verdict stand, `overruled` decides the "
+        "opposite (say why in `note`). Both stay visible; the hand and the game follow.",
+        tags=["disputes"],
+        request=DisputeRulingSerializer,
+        parameters=[ETAG_RESPONSE_HEADER],
+        responses={200: DisputeSerializer, **error_responses(400, 401, 403, 404, 422, 429)},
+        examples=ex.RULING,
+    )
+    @idempotent
+    @action(detail=True, methods=["post"], permission_classes=[Director])
+    def ruling(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
+        serializer = DisputeRulingSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        dispute = MisplayDispute.objects.filter(pk=int(pk)).first()
+        if dispute is None:
+            raise NotFound(f"misplay dispute {pk} does not exist")
+        services.dispute_rule(
+            dispute=dispute,
+            ruling=serializer.validated_data["ruling"],
+            note=serializer.validated_data.get("note", ""),
+            by=_by(request),
+        )
+        dispute = selectors.dispute_detail(dispute.pk)
+        return with_etag(Response(DisputeSerializer(dispute).data), dispute.version)

@@ -1,0 +1,342 @@
+"""Hands through the API: enter, read, correct with If-Match, undo, and every refusal."""
+
+import random
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from scoring.engine import preset, score_tricks, simulate_hand
+from scoring.models import Game, Hand, HandRevision
+from tests.scoring.api.conftest import client_for
+from tests.scoring.factories import GameFactory, record_hand, record_hands, summary
+
+pytestmark = pytest.mark.django_db
+
+
+def hands_url(game: Game) -> str:
+    return f"/api/v1/games/{game.pk}/hands/"
+
+
+def enter(api: APIClient, game: Game, headers: dict[str, str] | None = None, **entry: Any) -> Any:
+    body = {"entry_kind": "summary", **entry}
+    return api.post(hands_url(game), body, headers=headers or {})
+
+
+def test_a_summary_hand_is_entered_and_scored_by_the_engine(api: APIClient, game: Game) -> None:
+    response = enter(
+        api,
+        game,
+        number=1,
+        caller=1,
+        trump="H",
+        card_points={"team": "team_b", "points": 92},
+        runs=[{"seat": 1, "kind": "twenty", "suit": "S", "top": "Q"}],
+    )
+    assert response.status_code == 201
+    hand = response.json()
+    assert response.headers["Location"] == f"{hands_url(game)}1/"
+    assert response.headers["ETag"] == '"1"'
+    assert hand["entry"] == {
+        "caller": 1,
+        "trump": "H",
+        "card_points": {"team": "team_b", "points": 92},
+        "runs": [{"seat": 1, "kind": "twenty", "suit": "S", "top": "Q"}],
+    }
+    assert (hand["outcome"], hand["dealer"]) == ("made", 0)
+    assert hand["card_points"] == {"team_a": 70, "team_b": 92}
+    assert hand["run_points"] == {"team_a": 0, "team_b": 20}
+    assert hand["points"] == {"team_a": 70, "team_b": 112}
+    assert hand["runs_counted_by"] == 1
+    game.refresh_from_db()
+    assert hand["game"] == {
+        "id": game.pk,
+        "version": game.version,
+        "status": "in_progress",
+        "over": False,
+        "winner": None,
+        "totals": {"team_a": 70, "team_b": 112},
+        "hands_played": 1,
+        "next_hand": 2,
+        "next_dealer": 1,
+        "forced_seat": None,
+    }
+
+
+def test_a_trick_record_is_entered_and_scored_by_the_engine(api: APIClient, game: Game) -> None:
+    rules = preset("cape-breton-standard")
+    simulated = simulate_hand(rules, random.Random(7), dealer=0)
+    record = simulated.record.to_json()
+    body = {key: record[key] for key in ("caller", "trump", "tricks", "hands", "runs")}
+    response = api.post(hands_url(game), {"entry_kind": "tricks", "number": 1, **body})
+    assert response.status_code == 201, response.json()
+    expected = score_tricks(rules, simulated.record)
+    assert response.json()["result"] == expected.to_json()
+    assert response.json()["entry_kind"] == "tricks"
+
+
+def test_a_void_hand_moves_the_deal_when_the_dealer_may_pass(api: APIClient, keeper: Any) -> None:
+    game = GameFactory.create(created_by=keeper, ruleset_preset="kitchen-table")
+    hand = enter(api, game, caller=None, trump=None).json()
+    assert hand["outcome"] == "void"
+    assert hand["game"]["next_dealer"] == 1
+    assert hand["game"]["totals"] == {"team_a": 0, "team_b": 0}
+
+
+def test_a_void_hand_is_refused_when_the_dealer_is_stuck(api: APIClient, game: Game) -> None:
+    response = enter(api, game, caller=None, trump=None)
+    assert response.status_code == 400
+    assert response.json()["fields"] == {
+        "caller": ["every hand needs a caller: under this ruleset the dealer cannot pass"]
+    }
+
+
+@pytest.mark.parametrize(
+    ("entry", "field", "reason"),
+    [
+        ({"caller": 0, "trump": "H", "card_points": [161, 1]}, "card_points.0", "impossible"),
+        ({"caller": 0, "trump": "H", "card_points": [92, 70], "cards": 1}, "cards", "not"),
+        ({"caller": 7, "trump": "H", "card_points": [92, 70]}, "caller", "seat"),
+        ({"caller": 0, "trump": "X", "card_points": [92, 70]}, "trump", "X"),
+        (
+            {"caller": 0, "trump": "H", "card_points": {"team": "c", "points": 9}},
+            "card_points.team",
+            "team",
+        ),
+        (
+            {"caller": 0, "trump": "H", "card_points": [92, 70], "dealer": 2},
+            "dealer",
+            "dealt by seat 0",
+        ),
+    ],
+)
+def test_a_bad_entry_is_a_400_naming_the_field_in_words(
+    api: APIClient, game: Game, entry: dict[str, Any], field: str, reason: str
+) -> None:
+    response = enter(api, game, **entry)
+    assert response.status_code == 400
+    body = response.json()
+    assert list(body["fields"]) == [field], body
+    assert reason in body["fields"][field][0]
+    assert body["message"] == body["fields"][field][0]
+    assert not Hand.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"caller": 0}, "entry_kind"),
+        ({"entry_kind": "photo"}, "entry_kind"),
+        ({"entry_kind": "summary", "number": 0}, "number"),
+        ({"entry_kind": "summary", "number": "third"}, "number"),
+    ],
+)
+def test_a_bad_envelope_is_a_400(
+    api: APIClient, game: Game, body: dict[str, Any], field: str
+) -> None:
+    response = api.post(hands_url(game), body)
+    assert response.status_code == 400
+    assert list(response.json()["fields"]) == [field]
+
+
+def test_a_hand_number_already_entered_is_a_409_naming_it(api: APIClient, game: Game) -> None:
+    assert enter(api, game, number=1, **summary(0)).status_code == 201
+    response = enter(api, game, number=1, **summary(1, card_points=[70, 92]))
+    assert response.status_code == 409
+    body = response.json()
+    assert body["code"] == "hand_exists"
+    assert "hand 1 of game" in body["message"]
+    assert "92-70" in body["message"]
+    assert list(body["fields"]) == ["number"]
+    assert Hand.objects.count() == 1
+
+
+def test_a_gap_in_the_hand_numbers_is_a_400(api: APIClient, game: Game) -> None:
+    response = enter(api, game, number=3, **summary(0))
+    assert response.status_code == 400
+    assert response.json()["code"] == "hand_number_gap"
+
+
+def test_a_hand_for_a_finished_game_is_refused(api: APIClient, game: Game) -> None:
+    record_hands(game, 4, points=(162, 0))
+    game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    response = enter(api, game, **summary(0))
+    assert response.status_code == 400
+    assert response.json()["code"] == "game_over"
+    assert "finished" in response.json()["message"]
+
+
+def test_a_hand_before_the_first_dealer_is_refused(api: APIClient, keeper: Any) -> None:
+    game = GameFactory.create(created_by=keeper, first_dealer=None)
+    response = enter(api, game, **summary(0))
+    assert response.status_code == 400
+    assert list(response.json()["fields"]) == ["first_dealer"]
+
+
+def test_only_the_games_scorekeepers_enter_hands(
+    anon: APIClient, stranger: Any, director: Any, game: Game
+) -> None:
+    assert enter(anon, game, **summary(0)).status_code == 401
+    assert enter(client_for(stranger), game, **summary(0)).status_code == 403
+    assert enter(client_for(director), game, **summary(0)).status_code == 201
+
+
+def test_a_co_scorekeeper_enters_hands(stranger: Any, game: Game) -> None:
+    game.scorekeepers.add(stranger)
+    assert enter(client_for(stranger), game, **summary(0)).status_code == 201
+
+
+def test_hands_of_an_unknown_game_are_a_404(api: APIClient, anon: APIClient) -> None:
+    assert anon.get("/api/v1/games/999/hands/").status_code == 404
+    response = api.post("/api/v1/games/999/hands/", {"entry_kind": "summary", **summary(0)})
+    assert response.status_code == 404
+
+
+def test_the_hands_are_listed_in_order_a_page_at_a_time(anon: APIClient, game: Game) -> None:
+    record_hands(game, 3)
+    body = anon.get(hands_url(game), {"page_size": 2}).json()
+    assert body["count"] == 3
+    assert [h["number"] for h in body["results"]] == [1, 2]
+    assert [h["running"]["team_a"] for h in body["results"]] == [92, 184]
+
+
+def test_a_hand_is_read_with_its_versions(anon: APIClient, game: Game) -> None:
+    record_hand(game)
+    response = anon.get(f"{hands_url(game)}1/")
+    assert response.status_code == 200
+    assert response.headers["ETag"] == '"1"'
+    body = response.json()
+    assert [r["action"] for r in body["revisions"]] == ["recorded"]
+    assert body["disputes"] == []
+    assert anon.get(f"{hands_url(game)}1/", headers={"If-None-Match": '"1"'}).status_code == 304
+    missing = anon.get(f"{hands_url(game)}2/")
+    assert missing.status_code == 404
+    assert missing.json()["message"] == f"game {game.pk} has no hand 2"
+
+
+def correct(api: APIClient, game: Game, number: int, if_match: str | None, **body: Any) -> Any:
+    headers = {} if if_match is None else {"If-Match": if_match}
+    return api.put(f"{hands_url(game)}{number}/", body, headers=headers)
+
+
+def test_a_correction_makes_a_new_version_and_recomputes_the_game(
+    api: APIClient, game: Game
+) -> None:
+    record_hands(game, 2)
+    response = correct(
+        api, game, 1, '"1"', caller=0, trump="H", card_points=[62, 100], reason="misread"
+    )
+    assert response.status_code == 200
+    body = response.json()
+    assert response.headers["ETag"] == '"2"'
+    assert (body["version"], body["outcome"]) == (2, "bait")
+    assert body["points"] == {"team_a": 0, "team_b": 162}
+    assert body["game"]["totals"] == {"team_a": 92, "team_b": 232}
+    hand_2 = Hand.objects.get(game=game, number=2)
+    assert (hand_2.running_a, hand_2.running_b) == (92, 232)
+    revisions = HandRevision.objects.filter(hand__number=1).order_by("version")
+    assert [(r.action, r.reason) for r in revisions] == [("recorded", ""), ("corrected", "misread")]
+    assert revisions[0].entry["card_points"] == [92, 70]
+
+
+@pytest.mark.parametrize(
+    ("if_match", "status", "code"),
+    [
+        (None, 428, "version_required"),
+        ('"7"', 412, "stale_version"),
+        ("7", 400, "invalid_if_match"),
+    ],
+)
+def test_a_correction_needs_the_current_version(
+    api: APIClient, game: Game, if_match: str | None, status: int, code: str
+) -> None:
+    record_hand(game)
+    response = correct(api, game, 1, if_match, **summary(0, card_points=[62, 100]), reason="x")
+    assert response.status_code == status
+    assert response.json()["code"] == code
+    assert Hand.objects.get().version == 1
+
+
+def test_a_correction_made_against_an_old_read_is_412(api: APIClient, game: Game) -> None:
+    record_hand(game)
+    etag = api.get(f"{hands_url(game)}1/").headers["ETag"]
+    first = correct(api, game, 1, etag, **summary(0, card_points=[62, 100]), reason="one")
+    assert first.status_code == 200
+    second = correct(api, game, 1, etag, **summary(0, card_points=[80, 82]), reason="two")
+    assert second.status_code == 412
+    assert "version 1" in second.json()["message"]
+    assert "version 2" in second.json()["message"]
+
+
+def test_a_correction_needs_a_reason_and_a_good_entry(api: APIClient, game: Game) -> None:
+    record_hand(game)
+    no_reason = correct(api, game, 1, '"1"', **summary(0))
+    assert no_reason.status_code == 400
+    assert list(no_reason.json()["fields"]) == ["reason"]
+    bad = correct(api, game, 1, '"1"', **summary(0, card_points=[161, 1]), reason="x")
+    assert bad.status_code == 400
+    assert list(bad.json()["fields"]) == ["card_points.0"]
+
+
+def test_a_correction_by_a_stranger_is_403(stranger: Any, game: Game) -> None:
+    record_hand(game)
+    response = correct(client_for(stranger), game, 1, '"1"', **summary(0), reason="x")
+    assert response.status_code == 403
+
+
+def test_the_last_hand_is_undone_and_its_number_freed(api: APIClient, game: Game) -> None:
+    record_hands(game, 2)
+    url = f"{hands_url(game)}undo-last/"
+    response = api.post(url, {"reason": "wrong table"})
+    assert response.status_code == 200
+    body = response.json()
+    assert (body["number"], body["undone"]) == (2, True)
+    assert body["game"]["totals"] == {"team_a": 92, "team_b": 70}
+    assert body["game"]["next_hand"] == 2
+    assert enter(api, game, number=2, **summary(1, card_points=[70, 92])).status_code == 201
+    assert api.get(f"{hands_url(game)}2/").json()["caller"] == 1
+
+
+def test_undo_with_no_hand_is_a_400(api: APIClient, game: Game) -> None:
+    response = api.post(f"{hands_url(game)}undo-last/")
+    assert response.status_code == 400
+    assert response.json()["code"] == "no_hands"
+
+
+def test_a_retried_undo_undoes_one_hand(api: APIClient, game: Game) -> None:
+    record_hands(game, 2)
+    url = f"{hands_url(game)}undo-last/"
+    first = api.post(url, {}, headers={"Idempotency-Key": "undo-1"})
+    second = api.post(url, {}, headers={"Idempotency-Key": "undo-1"})
+    assert second.json() == first.json()
+    assert Hand.objects.active().count() == 1
+
+
+def test_a_retried_hand_is_entered_once(api: APIClient, game: Game) -> None:
+    headers = {"Idempotency-Key": "3f1e2d"}
+    first = enter(api, game, headers=headers, number=1, **summary(0))
+    second = enter(api, game, headers=headers, number=1, **summary(0))
+    assert (first.status_code, second.status_code) == (201, 201)
+    assert second.json() == first.json()
+    assert second.headers["Idempotent-Replayed"] == "true"
+    assert second.headers["Location"] == first.headers["Location"]
+    assert Hand.objects.count() == 1
+
+    changed = enter(api, game, headers=headers, number=1, **summary(1, card_points=[70, 92]))
+    assert changed.status_code == 422
+    assert changed.json()["code"] == "idempotency_key_reused"
+    assert Hand.objects.count() == 1
+
+
+def test_entering_a_hand_takes_as_many_queries_as_the_first(
+    api: APIClient, keeper: Any, django_assert_max_num_queries: Any
+) -> None:
+    game = GameFactory.create(created_by=keeper, ruleset={"target": 100000})
+    with django_assert_max_num_queries(20) as first:
+        assert enter(api, game, headers={"Idempotency-Key": "h1"}, **summary(0)).status_code == 201
+    record_hands(game, 30)
+    with django_assert_max_num_queries(len(first.captured_queries)):
+        response = enter(api, game, headers={"Idempotency-Key": "h32"}, **summary(0))
+    assert response.status_code == 201
+    assert response.json()["number"] == 32
