@@ -52,6 +52,12 @@ __all__ = [
 def check_deck(cards: Sequence[Card], field: str = "deck") -> tuple[Card, ...]:
     """An explicit deck order: exactly the 36 cards, each once."""
     cards = tuple(cards)
+    if len(cards) == 36 and all(isinstance(c, Card) for c in cards):
+        m = 0
+        for c in cards:
+            m |= 1 << c.index
+        if m == (1 << 36) - 1:
+            return cards
     if len(cards) != 36:
         raise InvalidEntry(f"a deck has 36 cards, not {len(cards)}", code="bad_deck", field=field)
     seen: set[Card] = set()

@@ -298,12 +298,9 @@ def _actions(
     shown: list[RunShown] = []
     count = [0, 0, 0, 0]
     held = hands[:]
-    leader = (dealer + 1) % 4
+    leaders = _leaders(plays, t, (dealer + 1) % 4)
     for n, i in enumerate(plays):
-        pos = n % 4
-        if pos == 0 and n:
-            leader = _winner(plays[n - 4 : n], t, leader)
-        s = (leader + pos) % 4
+        s = (leaders[n >> 2] + n) & 3
         if count[s] == 0 and runs[s]:
             acts.append(AnnounceRun(s))
         if count[s] == 1:
@@ -318,9 +315,15 @@ def _actions(
     return tuple(acts), tuple(shown), bella_seat
 
 
-def _winner(trick: list[int], t: int, leader: int) -> int:
-    _, _, pos, _ = _bits.trick_state(trick, t)
-    return (leader + pos) % 4
+def _leaders(plays: list[int], t: int, leader: int) -> list[int]:
+    """The leader of each trick of a fast-loop hand."""
+    out = [leader]
+    for k in range(0, len(plays) - 4, 4):
+        keys = _WIN_KEY[t * 4 + plays[k] // 9]
+        pos = max(range(4), key=lambda p, k=k, keys=keys: keys[plays[k + p]])  # type: ignore[misc]
+        leader = (leader + pos) & 3
+        out.append(leader)
+    return out
 
 
 def simulate_hand(
