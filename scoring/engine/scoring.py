@@ -409,11 +409,12 @@ class HandSummary:
                 raise InvalidEntry(
                     "there is no bella in a no-trump hand", code="no_bella", field="bella_seat"
                 )
-            for i, r in enumerate(self.runs):
+            for r in self.runs:
+                ranks = {c.rank for c in r.cards}
                 if (
                     r.seat != self.bella_seat
                     and r.suit is self.trump
-                    and (int(r.top) >= Rank.KING and int(r.top) - r.kind.length < Rank.QUEEN)
+                    and (Rank.KING in ranks or Rank.QUEEN in ranks)
                 ):
                     raise InvalidEntry(
                         f"seat {self.bella_seat} cannot have bella: seat {r.seat} showed a run "
@@ -421,7 +422,6 @@ class HandSummary:
                         code="bella_impossible",
                         field="bella_seat",
                     )
-                del i
         _parse.seat(self.thrown_in_by, "thrown_in_by", optional=True)
 
 

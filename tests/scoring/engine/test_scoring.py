@@ -308,3 +308,26 @@ def test_runs_count_for_team_switch_in_scoring():
     assert score_summary(Ruleset(runs_count_for_team=True), line(run_points=(150, 0))).hand_total
     with pytest.raises(InvalidEntry):
         score_summary(STD, line(run_points=(150, 0)))
+
+
+@pytest.mark.parametrize(
+    ("kind", "top"),
+    [
+        (RunKind.TWENTY, Rank.QUEEN),
+        (RunKind.FIFTY, Rank.QUEEN),
+        (RunKind.TWENTY, Rank.KING),
+        (RunKind.TWENTY, Rank.ACE),
+        (RunKind.FIFTY, Rank.ACE),
+    ],
+)
+def test_bella_impossible_when_another_player_showed_king_or_queen_of_trump(kind, top):
+    with pytest.raises(InvalidEntry) as info:
+        score_summary(STD, line(bella_seat=1, runs=(RunShown(0, kind, H, top),)))
+    assert info.value.code == "bella_impossible"
+    # the same run shown by the bella player is fine (bella with the run)
+    assert score_summary(STD, line(bella_seat=0, runs=(RunShown(0, kind, H, top),))).bella_points
+
+
+def test_bella_possible_beside_a_run_without_king_or_queen():
+    r = score_summary(STD, line(bella_seat=1, runs=(RunShown(0, RunKind.FIFTY, H, Rank.JACK),)))
+    assert r.bella_points == (0, 20)
