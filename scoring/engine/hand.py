@@ -338,6 +338,31 @@ class HandState:
         """The cards the seat to act may play now."""
         return _bits.cards_of(self.legal_mask())
 
+    def legal_actions(self, seat: int) -> tuple[Action, ...]:
+        """Every action ``seat`` may take now: its call or its plays when it is its turn, and
+        the declarations open to it (announce or show a run, bella, throw in).
+
+        >>> from scoring.engine.dealing import deal, shuffled_deck
+        >>> state = HandState.start(Ruleset(), dealer=0, deal=deal(shuffled_deck(11), 0))
+        >>> state.legal_actions(1)
+        (Pass(seat=1), CallTrump(seat=1, trump=Suit.CLUBS), CallTrump(seat=1, trump=Suit.DIAMONDS), CallTrump(seat=1, trump=Suit.HEARTS), CallTrump(seat=1, trump=Suit.SPADES))
+        >>> state.legal_actions(2)
+        ()
+        """  # noqa: E501
+        candidates: list[Action] = []
+        if self.phase == "calling":
+            candidates += [Pass(seat), *(CallTrump(seat, s) for s in Suit), CallTrump(seat, None)]
+        else:
+            if self.phase == "playing" and self.to_act == seat:
+                candidates += [Play(seat, c) for c in self.legal_plays()]
+            if self.phase == "playing":
+                candidates.append(AnnounceRun(seat))
+                candidates += [ShowRun(seat, r.cards) for r in find_runs(self.deal.hands[seat])]
+            candidates.append(CallBella(seat))
+            if self.phase == "playing":
+                candidates.append(ThrowIn(seat))
+        return tuple(a for a in candidates if self._check(a) is None)
+
     def why_illegal(self, action: Action) -> str | None:
         """Why this action is not allowed now, in plain words; None when it is."""
         found = self._check(action)

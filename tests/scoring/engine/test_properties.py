@@ -20,6 +20,7 @@ from scoring.engine import (
     Rank,
     Ruleset,
     Suit,
+    ThrowIn,
     TrickRecord,
     Verdict,
     _bits,
@@ -31,6 +32,7 @@ from scoring.engine import (
     replay,
     score_summary,
     score_tricks,
+    shuffled_deck,
     simulate_hand,
     trick_winner,
 )
@@ -254,3 +256,27 @@ def test_hand_json_round_trips(ruleset, seed, dealer, score, player):
 
 def test_rank_table_sanity():
     assert trump_strength(Rank.JACK) > trump_strength(Rank.NINE) > trump_strength(Rank.ACE)
+
+
+@PROPS
+@given(rulesets, seeds, seats, scores, st.randoms(use_true_random=False))
+def test_a_random_walk_over_legal_actions_always_applies(ruleset, seed, dealer, score, walker):
+    state = HandState.start(ruleset, dealer, deal(shuffled_deck(seed), dealer), score)
+    steps = 0
+    while not state.done and steps < 200:
+        options = [a for s in range(4) for a in state.legal_actions(s)]
+        assert options  # somebody can always act
+        for a in options:
+            assert state.why_illegal(a) is None
+        if state.to_act is not None:
+            assert any(a.seat == state.to_act for a in options)
+        # prefer moving the hand on; declarations and throw-ins now and then
+        moves = [a for a in options if isinstance(a, Play | Pass | CallTrump)]
+        other = [a for a in options if a not in moves and not isinstance(a, ThrowIn)]
+        pick = walker.choice(other) if other and walker.random() < 0.3 else walker.choice(moves)
+        state = state.apply(pick)
+        steps += 1
+    assert state.done
+    r = state.result()
+    if r.caller is not None:
+        assert sum(r.card_points) == (130 if r.trump is None else 162)
