@@ -51,13 +51,14 @@ __all__ = ["Player", "SimulatedGame", "SimulatedHand", "simulate_game", "simulat
 Player = Literal["random", "greedy"]
 
 _BIT = _bits.BIT
-_SUIT_MASK = _bits.SUIT_MASK
 _ABOVE = _bits.ABOVE
 _WIN_KEY = _bits.WIN_KEY
 _POINTS = _bits.POINTS
 _IDX9 = _bits.IDX9
 _RUN_KEY9 = _bits.RUN_KEY9
 _RUN_POINTS9 = _bits.RUN_POINTS9
+#: ``_ABOVE9[r]``: the ranks (9-bit) that beat rank r in the trump suit.
+_ABOVE9 = tuple(_bits.ABOVE[r] for r in range(9))
 _SUITS = tuple(Suit)
 #: King and queen of each trump.
 _BELLA = (*((1 << (9 * s + 7)) | (1 << (9 * s + 6)) for s in range(4)), 0)
@@ -137,79 +138,100 @@ def play_hand(
             break
     if caller < 0:
         return order, hands, -1, 4, [], [0, 0]
-    # ---- play
-    held = hands[:]
+    # ---- play: each seat's cards as four 9-bit suit masks (index 4: no trump, empty)
+    held = [[h & 511, (h >> 9) & 511, (h >> 18) & 511, h >> 27, 0] for h in hands]
     plays: list[int] = []
     append = plays.append
     leader = (dealer + 1) & 3
-    suit_mask = _SUIT_MASK
-    tmask = suit_mask[t]
-    above = _ABOVE
-    win_key = _WIN_KEY
+    above = _ABOVE9
+    keys_of = _WIN_KEY[t * 4 : t * 4 + 4]
     pts = _POINTS[t]
-    i0, i1, i2, i3 = _IDX9
     idx9 = _IDX9
+    i0, i1, i2, i3 = idx9
+    tidx = idx9[t] if t < 4 else idx9[0]
+    slow = greedy or trace is not None
     cp = [0, 0]
     win = leader
     for _ in range(9):
         s = leader
-        h = held[s]
-        if trace is not None:
-            trace.append(h)
-        if greedy:
-            i = _greedy_pick(h, -1, -1, t)
+        hs = held[s]
+        if slow:
+            i = _slow_pick(hs, -1, -1, t=t, greedy=greedy, trace=trace, rnd=rnd)
         else:
-            cards = i0[h & 511] + i1[(h >> 9) & 511] + i2[(h >> 18) & 511] + i3[h >> 27]
+            cards = i0[hs[0]] + i1[hs[1]] + i2[hs[2]] + i3[hs[3]]
             i = cards[int(rnd() * len(cards))]
-        held[s] = h ^ bit[i]
         append(i)
         led = i // 9
-        keys = win_key[t * 4 + led]
+        r = i - 9 * led
+        hs[led] ^= 1 << r
+        keys = keys_of[led]
         best = keys[i]
         win = s
-        top = i if led == t else -1
-        lmask = suit_mask[led]
+        top = r if led == t else -1  # rank (0..8) of the best trump on the trick
         total = pts[i]
+        lidx = idx9[led]
         for _ in range(3):
             s = (s + 1) & 3
-            h = held[s]
-            m = h & lmask
+            hs = held[s]
+            m = hs[led]
             if m:
-                suit = led
-                if top >= 0 and led == t:
+                if led == t:
                     m = m & above[top] or m
+                su = led
             else:
-                m = h & tmask
+                m = hs[t]
                 if m:
-                    suit = t
                     if top >= 0:
                         m = m & above[top] or m
+                    su = t
                 else:
-                    suit = -1
-                    m = h
-            if trace is not None:
-                trace.append(m)
-            if greedy:
-                i = _greedy_pick(m, led, top, t)
-            elif suit >= 0:
-                cards = idx9[suit][(m >> (9 * suit)) & 511]
+                    su = -1
+            if slow:
+                i = _slow_pick(hs, su, m, t=t, greedy=greedy, trace=trace, rnd=rnd, led=led)
+            elif su >= 0:
+                cards = lidx[m] if su == led else tidx[m]
                 i = cards[int(rnd() * len(cards))]
             else:
-                cards = i0[m & 511] + i1[(m >> 9) & 511] + i2[(m >> 18) & 511] + i3[m >> 27]
+                cards = i0[hs[0]] + i1[hs[1]] + i2[hs[2]] + i3[hs[3]]
                 i = cards[int(rnd() * len(cards))]
-            held[s] = h ^ bit[i]
             append(i)
+            if su < 0:
+                su = i // 9
+            r = i - 9 * su
+            hs[su] ^= 1 << r
             total += pts[i]
             k = keys[i]
             if k > best:
                 best = k
                 win = s
-            if suit == t and (top < 0 or bit[i] & above[top]):
-                top = i
+            if su == t and (top < 0 or above[top] >> r & 1):
+                top = r
         cp[win & 1] += total
         leader = win
     cp[win & 1] += 10
     return order, hands, caller, t, plays, cp
+
+
+def _slow_pick(
+    hs: list[int],
+    su: int,
+    m: int,
+    *,
+    t: int,
+    greedy: bool,
+    trace: list[int] | None,
+    rnd: Callable[[], float],
+    led: int = -1,
+) -> int:
+    """A play of the traced or greedy loop; ``m`` is the legal 9-bit mask of suit ``su``, or
+    any card when ``su`` is -1."""
+    legal = m << (9 * su) if su >= 0 else hs[0] | hs[1] << 9 | hs[2] << 18 | hs[3] << 27
+    if trace is not None:
+        trace.append(legal)
+    if greedy:
+        return _greedy_pick(legal, led, -1, t)
+    cards = _bits.indices(legal)
+    return cards[int(rnd() * len(cards))]
 
 
 def _greedy_pick(m: int, led: int, top: int, t: int) -> int:

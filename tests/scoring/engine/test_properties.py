@@ -136,6 +136,18 @@ def test_fast_loop_and_friendly_api_agree(ruleset, seed, dealer, player):
         trace=trace,
     )
     assume(caller >= 0)
+    # the untraced loop (the one the benchmark times) makes exactly the same hand
+    rng2 = random.Random(seed)
+    untraced = play_hand(
+        rng2.random,
+        rng2.getrandbits,
+        dealer=dealer,
+        forced_seat=-1,
+        dealer_may_pass=ruleset.dealer_may_pass,
+        no_trump_allowed=ruleset.no_trump_allowed,
+        greedy=player == "greedy",
+    )
+    assert untraced == (order, hands, caller, t, plays, card_pts)
     d = deal([DECK[i] for i in order], dealer)
     assert [_bits.mask_of(h) for h in d.hands] == hands
     state = HandState.start(ruleset, dealer, d)
