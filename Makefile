@@ -50,6 +50,10 @@ format: venv
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
+# Pictures of the score-pad, a bracket and standings at phone and desktop widths (screenshots/).
+screenshots: venv
+	$(BIN)/python tools/screenshots.py
+
 # Re-resolve the lock after changing pyproject.toml (needs uv: pip install uv).
 lock:
 	uv pip compile pyproject.toml --extra dev --python-version 3.11 --generate-hashes \

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -349,7 +349,7 @@ def pad_config(request: HttpRequest, game: Game) -> dict[str, Any]:
             "sending": _("Sending…"),
             "allSent": _("Every hand is stored."),
             "waiting": _("%(count)s hand(s) not yet sent"),
-            "made": str(OUTCOME_LABELS["made"]),
+            "wins": _("%(team)s wins the game"),
         },
     }
 

@@ -149,7 +149,9 @@ def _draw_match(
         parts.append(
             f'<rect class="{" ".join(slot_classes)}"{data} x="0" y="{sy}" width="{BOX_W}" '
             f'height="{ROW_H}" rx="3"/>'
-            f'<text class="{css}" x="6" y="{sy + 16}">{escape(_clip(text))}</text>'
+            f'<text class="{css}" x="6" y="{sy + 16}">{escape(_clip(text))}'
+            + (f"<title>{escape(text)}</title>" if _clip(text) != text else "")
+            + "</text>"
         )
         if extra is not None and extra.scores is not None:
             parts.append(

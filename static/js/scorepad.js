@@ -149,7 +149,7 @@ async function runPreview() {
     if (data.over && data.winner) {
       const end = document.createElement("div");
       end.className = "winner";
-      end.textContent = `🏆 ${data.winner}`;
+      end.textContent = words.wins.replace("%(team)s", data.winner);
       preview.append(end);
     }
   } else {
