@@ -144,6 +144,13 @@ def standings_recompute(*, stage_id: int, force: bool = False) -> bool:
         if stage is None or not (stage.standings_dirty or force):
             return False
         tables = stage_tables_load(stage)
+        columns = [name if name != "pool" else "pool_id" for name in STANDING_FIELDS]
+        stored = {
+            values[0]: values[1:]
+            for values in Standing.objects.filter(stage_id=stage.pk).values_list(
+                "entry_id", *columns
+            )
+        }
         rows = [
             Standing(
                 stage_id=stage.pk,
@@ -154,17 +161,23 @@ def standings_recompute(*, stage_id: int, force: bool = False) -> bool:
             for table in tables
             for row in table.rows
         ]
-        if rows:
+        # Only rows that differ are written: a recompute that finds nothing new writes nothing.
+        changed = [
+            row
+            for row in rows
+            if stored.get(row.entry_id) != tuple(getattr(row, name) for name in columns)
+        ]
+        if changed:
             Standing.objects.bulk_create(
-                rows,
+                changed,
                 update_conflicts=True,
                 unique_fields=["stage", "entry"],
                 update_fields=list(STANDING_FIELDS),
                 batch_size=1000,
             )
-        Standing.objects.filter(stage_id=stage.pk).exclude(
-            entry_id__in=[row.entry_id for row in rows]
-        ).delete()
+        gone = set(stored) - {row.entry_id for row in rows}
+        if gone:
+            Standing.objects.filter(stage_id=stage.pk, entry_id__in=gone).delete()
         Stage.objects.filter(pk=stage.pk).update(
             standings_dirty=False, standings_computed_at=timezone.now()
         )
