@@ -1,4 +1,4 @@
-# mypy: disable-error-code="no-untyped-call,attr-defined"
+# mypy: disable-error-code="no-untyped-call,attr-defined,arg-type,return-value,untyped-decorator"
 """Factories and small builders for tournament tests."""
 
 from __future__ import annotations

@@ -1,3 +1,5 @@
+# mypy: disable-error-code="no-untyped-call,attr-defined,arg-type,union-attr,type-var,misc"
+# mypy: disable-error-code="index,comparison-overlap"
 """Service tests: every director step and every stage format, checked in the database."""
 
 from __future__ import annotations
@@ -502,8 +504,8 @@ def test_ratings_move_once_per_finished_match(
     assert RatingChange.objects.filter(match=match).count() == 4
     assert not ratings_update_for_match(match_id=match.pk)
     assert RatingChange.objects.count() == 4
-    winner = match.home.team.player_one_id  # type: ignore[union-attr]
-    loser = match.away.team.player_one_id  # type: ignore[union-attr]
+    winner = match.home.team.player_one_id
+    loser = match.away.team.player_one_id
     assert (
         PlayerRating.objects.get(player_id=winner).mu > PlayerRating.objects.get(player_id=loser).mu
     )

@@ -6,332 +6,781 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
-        ('scoring', '0002_directors_and_pending_disputes'),
+        ("scoring", "0002_directors_and_pending_disputes"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
     operations = [
         migrations.CreateModel(
-            name='Pool',
+            name="Pool",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('name', models.CharField(max_length=50)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                ("name", models.CharField(max_length=50)),
             ],
             options={
-                'ordering': ['stage_id', 'number'],
+                "ordering": ["stage_id", "number"],
             },
         ),
         migrations.CreateModel(
-            name='Round',
+            name="Round",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('side', models.CharField(choices=[('main', 'Main'), ('winners', 'Winners bracket'), ('losers', 'Losers bracket'), ('final', 'Finals')], default='main', max_length=8)),
-                ('number', models.PositiveSmallIntegerField()),
-                ('name', models.CharField(max_length=60)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "side",
+                    models.CharField(
+                        choices=[
+                            ("main", "Main"),
+                            ("winners", "Winners bracket"),
+                            ("losers", "Losers bracket"),
+                            ("final", "Finals"),
+                        ],
+                        default="main",
+                        max_length=8,
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                ("name", models.CharField(max_length=60)),
             ],
             options={
-                'ordering': ['stage_id', 'id'],
+                "ordering": ["stage_id", "id"],
             },
         ),
         migrations.CreateModel(
-            name='Stage',
+            name="Stage",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('order', models.PositiveSmallIntegerField()),
-                ('name', models.CharField(max_length=100)),
-                ('kind', models.CharField(choices=[('round_robin', 'Round robin'), ('swiss', 'Swiss'), ('single_elim', 'Single elimination'), ('double_elim', 'Double elimination')], max_length=12)),
-                ('status', models.CharField(choices=[('pending', 'Not started'), ('running', 'Running'), ('finished', 'Finished')], default='pending', max_length=10)),
-                ('pool_count', models.PositiveSmallIntegerField(default=1)),
-                ('legs', models.PositiveSmallIntegerField(default=1, help_text='2 for a double round robin.')),
-                ('swiss_rounds', models.PositiveSmallIntegerField(blank=True, help_text='Empty: ceil(log2 of the number of entries).', null=True)),
-                ('third_place', models.BooleanField(default=False)),
-                ('grand_final', models.CharField(choices=[('reset', 'Reset if needed'), ('single', 'Single match'), ('none', 'None')], default='reset', max_length=8)),
-                ('qualifiers_per_pool', models.PositiveSmallIntegerField(blank=True, help_text='How many entries of each pool of the previous stage play this stage; empty for every active entry.', null=True)),
-                ('tiebreakers', models.JSONField(blank=True, default=list)),
-                ('standings_dirty', models.BooleanField(default=False)),
-                ('standings_computed_at', models.DateTimeField(blank=True, null=True)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('version', models.PositiveIntegerField(default=1)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("order", models.PositiveSmallIntegerField()),
+                ("name", models.CharField(max_length=100)),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("round_robin", "Round robin"),
+                            ("swiss", "Swiss"),
+                            ("single_elim", "Single elimination"),
+                            ("double_elim", "Double elimination"),
+                        ],
+                        max_length=12,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Not started"),
+                            ("running", "Running"),
+                            ("finished", "Finished"),
+                        ],
+                        default="pending",
+                        max_length=10,
+                    ),
+                ),
+                ("pool_count", models.PositiveSmallIntegerField(default=1)),
+                (
+                    "legs",
+                    models.PositiveSmallIntegerField(
+                        default=1, help_text="2 for a double round robin."
+                    ),
+                ),
+                (
+                    "swiss_rounds",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="Empty: ceil(log2 of the number of entries).",
+                        null=True,
+                    ),
+                ),
+                ("third_place", models.BooleanField(default=False)),
+                (
+                    "grand_final",
+                    models.CharField(
+                        choices=[
+                            ("reset", "Reset if needed"),
+                            ("single", "Single match"),
+                            ("none", "None"),
+                        ],
+                        default="reset",
+                        max_length=8,
+                    ),
+                ),
+                (
+                    "qualifiers_per_pool",
+                    models.PositiveSmallIntegerField(
+                        blank=True,
+                        help_text="How many entries of each pool of the previous stage play this stage; empty for every active entry.",
+                        null=True,
+                    ),
+                ),
+                ("tiebreakers", models.JSONField(blank=True, default=list)),
+                ("standings_dirty", models.BooleanField(default=False)),
+                ("standings_computed_at", models.DateTimeField(blank=True, null=True)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                ("version", models.PositiveIntegerField(default=1)),
             ],
             options={
-                'ordering': ['tournament_id', 'order'],
+                "ordering": ["tournament_id", "order"],
             },
         ),
         migrations.CreateModel(
-            name='Entry',
+            name="Entry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seed', models.PositiveIntegerField(blank=True, null=True)),
-                ('status', models.CharField(choices=[('active', 'Active'), ('inactive', 'Inactive (did not check in)'), ('withdrawn', 'Withdrawn')], default='active', max_length=12)),
-                ('checked_in', models.BooleanField(default=False)),
-                ('checked_in_at', models.DateTimeField(blank=True, null=True)),
-                ('withdrawn_at', models.DateTimeField(blank=True, null=True)),
-                ('withdrawal_note', models.CharField(blank=True, max_length=300)),
-                ('final_place', models.PositiveIntegerField(blank=True, null=True)),
-                ('registered_at', models.DateTimeField(auto_now_add=True)),
-                ('version', models.PositiveIntegerField(default=1)),
-                ('substitutes', models.ManyToManyField(blank=True, related_name='substitutes', to='scoring.player')),
-                ('team', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='entries', to='scoring.team')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seed", models.PositiveIntegerField(blank=True, null=True)),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("active", "Active"),
+                            ("inactive", "Inactive (did not check in)"),
+                            ("withdrawn", "Withdrawn"),
+                        ],
+                        default="active",
+                        max_length=12,
+                    ),
+                ),
+                ("checked_in", models.BooleanField(default=False)),
+                ("checked_in_at", models.DateTimeField(blank=True, null=True)),
+                ("withdrawn_at", models.DateTimeField(blank=True, null=True)),
+                ("withdrawal_note", models.CharField(blank=True, max_length=300)),
+                ("final_place", models.PositiveIntegerField(blank=True, null=True)),
+                ("registered_at", models.DateTimeField(auto_now_add=True)),
+                ("version", models.PositiveIntegerField(default=1)),
+                (
+                    "substitutes",
+                    models.ManyToManyField(
+                        blank=True, related_name="substitutes", to="scoring.player"
+                    ),
+                ),
+                (
+                    "team",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="entries",
+                        to="scoring.team",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'entries',
-                'ordering': ['tournament_id', 'seed', 'id'],
+                "verbose_name_plural": "entries",
+                "ordering": ["tournament_id", "seed", "id"],
             },
         ),
         migrations.CreateModel(
-            name='Match',
+            name="Match",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveIntegerField(help_text='Board number within the round.')),
-                ('key', models.CharField(blank=True, help_text='Bracket key, e.g. W1-3, L2-1.', max_length=12)),
-                ('home_source', models.JSONField(blank=True, null=True)),
-                ('away_source', models.JSONField(blank=True, null=True)),
-                ('table', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('format', models.CharField(choices=[('best_of', 'Best of N games'), ('fixed', 'Fixed number of games, total points')], max_length=10)),
-                ('games_planned', models.PositiveSmallIntegerField(default=1)),
-                ('state', models.CharField(choices=[('pending', 'Pending'), ('ready', 'Ready'), ('in_progress', 'In progress'), ('complete', 'Complete'), ('void', 'Not played')], default='pending', max_length=12)),
-                ('bye', models.BooleanField(default=False)),
-                ('forfeit', models.BooleanField(default=False)),
-                ('home_games', models.PositiveSmallIntegerField(default=0)),
-                ('away_games', models.PositiveSmallIntegerField(default=0)),
-                ('home_points', models.PositiveIntegerField(default=0)),
-                ('away_points', models.PositiveIntegerField(default=0)),
-                ('home_baits', models.PositiveSmallIntegerField(default=0)),
-                ('away_baits', models.PositiveSmallIntegerField(default=0)),
-                ('held_reason', models.CharField(blank=True, help_text='Why a changed result waits for a director (later matches already played).', max_length=400)),
-                ('version', models.PositiveIntegerField(default=1)),
-                ('started_at', models.DateTimeField(blank=True, null=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('away', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='away_matches', to='tournaments.entry')),
-                ('home', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='home_matches', to='tournaments.entry')),
-                ('winner', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='won_matches', to='tournaments.entry')),
-                ('pool', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='matches', to='tournaments.pool')),
-                ('round', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='matches', to='tournaments.round')),
-                ('stage', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='matches', to='tournaments.stage')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveIntegerField(help_text="Board number within the round.")),
+                (
+                    "key",
+                    models.CharField(
+                        blank=True, help_text="Bracket key, e.g. W1-3, L2-1.", max_length=12
+                    ),
+                ),
+                ("home_source", models.JSONField(blank=True, null=True)),
+                ("away_source", models.JSONField(blank=True, null=True)),
+                ("table", models.PositiveSmallIntegerField(blank=True, null=True)),
+                (
+                    "format",
+                    models.CharField(
+                        choices=[
+                            ("best_of", "Best of N games"),
+                            ("fixed", "Fixed number of games, total points"),
+                        ],
+                        max_length=10,
+                    ),
+                ),
+                ("games_planned", models.PositiveSmallIntegerField(default=1)),
+                (
+                    "state",
+                    models.CharField(
+                        choices=[
+                            ("pending", "Pending"),
+                            ("ready", "Ready"),
+                            ("in_progress", "In progress"),
+                            ("complete", "Complete"),
+                            ("void", "Not played"),
+                        ],
+                        default="pending",
+                        max_length=12,
+                    ),
+                ),
+                ("bye", models.BooleanField(default=False)),
+                ("forfeit", models.BooleanField(default=False)),
+                ("home_games", models.PositiveSmallIntegerField(default=0)),
+                ("away_games", models.PositiveSmallIntegerField(default=0)),
+                ("home_points", models.PositiveIntegerField(default=0)),
+                ("away_points", models.PositiveIntegerField(default=0)),
+                ("home_baits", models.PositiveSmallIntegerField(default=0)),
+                ("away_baits", models.PositiveSmallIntegerField(default=0)),
+                (
+                    "held_reason",
+                    models.CharField(
+                        blank=True,
+                        help_text="Why a changed result waits for a director (later matches already played).",
+                        max_length=400,
+                    ),
+                ),
+                ("version", models.PositiveIntegerField(default=1)),
+                ("started_at", models.DateTimeField(blank=True, null=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "away",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="away_matches",
+                        to="tournaments.entry",
+                    ),
+                ),
+                (
+                    "home",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="home_matches",
+                        to="tournaments.entry",
+                    ),
+                ),
+                (
+                    "winner",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="won_matches",
+                        to="tournaments.entry",
+                    ),
+                ),
+                (
+                    "pool",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="matches",
+                        to="tournaments.pool",
+                    ),
+                ),
+                (
+                    "round",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="matches",
+                        to="tournaments.round",
+                    ),
+                ),
+                (
+                    "stage",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="matches",
+                        to="tournaments.stage",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'matches',
-                'ordering': ['stage_id', 'round_id', 'number'],
+                "verbose_name_plural": "matches",
+                "ordering": ["stage_id", "round_id", "number"],
             },
         ),
         migrations.CreateModel(
-            name='PlayerRating',
+            name="PlayerRating",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('mu', models.FloatField()),
-                ('sigma', models.FloatField()),
-                ('matches', models.PositiveIntegerField(default=0)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('player', models.OneToOneField(on_delete=django.db.models.deletion.CASCADE, related_name='rating', to='scoring.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("mu", models.FloatField()),
+                ("sigma", models.FloatField()),
+                ("matches", models.PositiveIntegerField(default=0)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                (
+                    "player",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating",
+                        to="scoring.player",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-mu'],
+                "ordering": ["-mu"],
             },
         ),
         migrations.AddField(
-            model_name='round',
-            name='stage',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rounds', to='tournaments.stage'),
+            model_name="round",
+            name="stage",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="rounds",
+                to="tournaments.stage",
+            ),
         ),
         migrations.AddField(
-            model_name='pool',
-            name='stage',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='pools', to='tournaments.stage'),
+            model_name="pool",
+            name="stage",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="pools",
+                to="tournaments.stage",
+            ),
         ),
         migrations.CreateModel(
-            name='StageEntry',
+            name="StageEntry",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seed', models.PositiveIntegerField()),
-                ('entry', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='stage_entries', to='tournaments.entry')),
-                ('pool', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='stage_entries', to='tournaments.pool')),
-                ('stage', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='stage_entries', to='tournaments.stage')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seed", models.PositiveIntegerField()),
+                (
+                    "entry",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="stage_entries",
+                        to="tournaments.entry",
+                    ),
+                ),
+                (
+                    "pool",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="stage_entries",
+                        to="tournaments.pool",
+                    ),
+                ),
+                (
+                    "stage",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="stage_entries",
+                        to="tournaments.stage",
+                    ),
+                ),
             ],
             options={
-                'verbose_name_plural': 'stage entries',
-                'ordering': ['stage_id', 'seed'],
+                "verbose_name_plural": "stage entries",
+                "ordering": ["stage_id", "seed"],
             },
         ),
         migrations.CreateModel(
-            name='Standing',
+            name="Standing",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('place', models.PositiveIntegerField()),
-                ('seed', models.PositiveIntegerField()),
-                ('played', models.PositiveIntegerField(default=0)),
-                ('byes', models.PositiveIntegerField(default=0)),
-                ('match_wins', models.PositiveIntegerField(default=0)),
-                ('match_draws', models.PositiveIntegerField(default=0)),
-                ('match_losses', models.PositiveIntegerField(default=0)),
-                ('match_points', models.PositiveIntegerField(default=0)),
-                ('game_wins', models.PositiveIntegerField(default=0)),
-                ('game_losses', models.PositiveIntegerField(default=0)),
-                ('points_for', models.PositiveIntegerField(default=0)),
-                ('points_against', models.PositiveIntegerField(default=0)),
-                ('points_difference', models.IntegerField(default=0)),
-                ('baits_forced', models.PositiveIntegerField(default=0)),
-                ('baits_suffered', models.PositiveIntegerField(default=0)),
-                ('buchholz', models.PositiveIntegerField(default=0)),
-                ('median_buchholz', models.PositiveIntegerField(default=0)),
-                ('entry', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='standings', to='tournaments.entry')),
-                ('pool', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='standings', to='tournaments.pool')),
-                ('stage', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='standings', to='tournaments.stage')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("place", models.PositiveIntegerField()),
+                ("seed", models.PositiveIntegerField()),
+                ("played", models.PositiveIntegerField(default=0)),
+                ("byes", models.PositiveIntegerField(default=0)),
+                ("match_wins", models.PositiveIntegerField(default=0)),
+                ("match_draws", models.PositiveIntegerField(default=0)),
+                ("match_losses", models.PositiveIntegerField(default=0)),
+                ("match_points", models.PositiveIntegerField(default=0)),
+                ("game_wins", models.PositiveIntegerField(default=0)),
+                ("game_losses", models.PositiveIntegerField(default=0)),
+                ("points_for", models.PositiveIntegerField(default=0)),
+                ("points_against", models.PositiveIntegerField(default=0)),
+                ("points_difference", models.IntegerField(default=0)),
+                ("baits_forced", models.PositiveIntegerField(default=0)),
+                ("baits_suffered", models.PositiveIntegerField(default=0)),
+                ("buchholz", models.PositiveIntegerField(default=0)),
+                ("median_buchholz", models.PositiveIntegerField(default=0)),
+                (
+                    "entry",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="standings",
+                        to="tournaments.entry",
+                    ),
+                ),
+                (
+                    "pool",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="standings",
+                        to="tournaments.pool",
+                    ),
+                ),
+                (
+                    "stage",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="standings",
+                        to="tournaments.stage",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['stage_id', 'pool_id', 'place', 'seed'],
+                "ordering": ["stage_id", "pool_id", "place", "seed"],
             },
         ),
         migrations.CreateModel(
-            name='Tournament',
+            name="Tournament",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('name', models.CharField(max_length=200)),
-                ('slug', models.SlugField(max_length=80, unique=True)),
-                ('venue', models.CharField(blank=True, max_length=200)),
-                ('starts_on', models.DateField()),
-                ('ends_on', models.DateField()),
-                ('ruleset_preset', models.CharField(blank=True, help_text='Slug of the engine preset; empty for a custom ruleset.', max_length=60)),
-                ('ruleset', models.JSONField(help_text='The full ruleset, copied to every game of the tournament.')),
-                ('match_format', models.CharField(choices=[('best_of', 'Best of N games'), ('fixed', 'Fixed number of games, total points')], default='best_of', max_length=10)),
-                ('match_games', models.PositiveSmallIntegerField(default=1, help_text='N: best of N games, or a fixed number of N games.')),
-                ('status', models.CharField(choices=[('draft', 'Draft'), ('registration', 'Registration open'), ('check_in', 'Check-in'), ('running', 'Running'), ('finished', 'Finished')], default='draft', max_length=20)),
-                ('public', models.BooleanField(default=True)),
-                ('substitutes_allowed', models.BooleanField(default=False)),
-                ('seed_by_rating', models.BooleanField(default=False, help_text="At check-in, seed entries by the players' ratings.")),
-                ('version', models.PositiveIntegerField(default=1)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('updated_at', models.DateTimeField(auto_now=True)),
-                ('finished_at', models.DateTimeField(blank=True, null=True)),
-                ('directors', models.ManyToManyField(blank=True, related_name='directed_tournaments', to=settings.AUTH_USER_MODEL)),
-                ('organiser', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='organised_tournaments', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("name", models.CharField(max_length=200)),
+                ("slug", models.SlugField(max_length=80, unique=True)),
+                ("venue", models.CharField(blank=True, max_length=200)),
+                ("starts_on", models.DateField()),
+                ("ends_on", models.DateField()),
+                (
+                    "ruleset_preset",
+                    models.CharField(
+                        blank=True,
+                        help_text="Slug of the engine preset; empty for a custom ruleset.",
+                        max_length=60,
+                    ),
+                ),
+                (
+                    "ruleset",
+                    models.JSONField(
+                        help_text="The full ruleset, copied to every game of the tournament."
+                    ),
+                ),
+                (
+                    "match_format",
+                    models.CharField(
+                        choices=[
+                            ("best_of", "Best of N games"),
+                            ("fixed", "Fixed number of games, total points"),
+                        ],
+                        default="best_of",
+                        max_length=10,
+                    ),
+                ),
+                (
+                    "match_games",
+                    models.PositiveSmallIntegerField(
+                        default=1, help_text="N: best of N games, or a fixed number of N games."
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("draft", "Draft"),
+                            ("registration", "Registration open"),
+                            ("check_in", "Check-in"),
+                            ("running", "Running"),
+                            ("finished", "Finished"),
+                        ],
+                        default="draft",
+                        max_length=20,
+                    ),
+                ),
+                ("public", models.BooleanField(default=True)),
+                ("substitutes_allowed", models.BooleanField(default=False)),
+                (
+                    "seed_by_rating",
+                    models.BooleanField(
+                        default=False,
+                        help_text="At check-in, seed entries by the players' ratings.",
+                    ),
+                ),
+                ("version", models.PositiveIntegerField(default=1)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                ("updated_at", models.DateTimeField(auto_now=True)),
+                ("finished_at", models.DateTimeField(blank=True, null=True)),
+                (
+                    "directors",
+                    models.ManyToManyField(
+                        blank=True, related_name="directed_tournaments", to=settings.AUTH_USER_MODEL
+                    ),
+                ),
+                (
+                    "organiser",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="organised_tournaments",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['-starts_on', 'name'],
+                "ordering": ["-starts_on", "name"],
             },
         ),
         migrations.AddField(
-            model_name='stage',
-            name='tournament',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='stages', to='tournaments.tournament'),
+            model_name="stage",
+            name="tournament",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="stages",
+                to="tournaments.tournament",
+            ),
         ),
         migrations.AddField(
-            model_name='entry',
-            name='tournament',
-            field=models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='entries', to='tournaments.tournament'),
+            model_name="entry",
+            name="tournament",
+            field=models.ForeignKey(
+                on_delete=django.db.models.deletion.CASCADE,
+                related_name="entries",
+                to="tournaments.tournament",
+            ),
         ),
         migrations.CreateModel(
-            name='MatchGame',
+            name="MatchGame",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('number', models.PositiveSmallIntegerField()),
-                ('discarded', models.BooleanField(default=False, help_text='Kept for history, not counted (a result reset by a director).')),
-                ('discarded_reason', models.CharField(blank=True, max_length=300)),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('game', models.OneToOneField(on_delete=django.db.models.deletion.PROTECT, related_name='match_link', to='scoring.game')),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='match_games', to='tournaments.match')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("number", models.PositiveSmallIntegerField()),
+                (
+                    "discarded",
+                    models.BooleanField(
+                        default=False,
+                        help_text="Kept for history, not counted (a result reset by a director).",
+                    ),
+                ),
+                ("discarded_reason", models.CharField(blank=True, max_length=300)),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.OneToOneField(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="match_link",
+                        to="scoring.game",
+                    ),
+                ),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="match_games",
+                        to="tournaments.match",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['match_id', 'number'],
-                'constraints': [models.UniqueConstraint(fields=('match', 'number'), name='match_game_number_unique')],
+                "ordering": ["match_id", "number"],
+                "constraints": [
+                    models.UniqueConstraint(
+                        fields=("match", "number"), name="match_game_number_unique"
+                    )
+                ],
             },
         ),
         migrations.CreateModel(
-            name='RatingChange',
+            name="RatingChange",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('mu_before', models.FloatField()),
-                ('sigma_before', models.FloatField()),
-                ('mu_after', models.FloatField()),
-                ('sigma_after', models.FloatField()),
-                ('created_at', models.DateTimeField(auto_now_add=True)),
-                ('match', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to='tournaments.match')),
-                ('player', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='rating_changes', to='scoring.player')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("mu_before", models.FloatField()),
+                ("sigma_before", models.FloatField()),
+                ("mu_after", models.FloatField()),
+                ("sigma_after", models.FloatField()),
+                ("created_at", models.DateTimeField(auto_now_add=True)),
+                (
+                    "match",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_changes",
+                        to="tournaments.match",
+                    ),
+                ),
+                (
+                    "player",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="rating_changes",
+                        to="scoring.player",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['player_id', 'created_at', 'id'],
-                'constraints': [models.UniqueConstraint(fields=('player', 'match'), name='rating_change_once')],
+                "ordering": ["player_id", "created_at", "id"],
+                "constraints": [
+                    models.UniqueConstraint(fields=("player", "match"), name="rating_change_once")
+                ],
             },
         ),
         migrations.AddConstraint(
-            model_name='round',
-            constraint=models.UniqueConstraint(fields=('stage', 'side', 'number'), name='round_unique'),
+            model_name="round",
+            constraint=models.UniqueConstraint(
+                fields=("stage", "side", "number"), name="round_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='pool',
-            constraint=models.UniqueConstraint(fields=('stage', 'number'), name='pool_number_unique'),
+            model_name="pool",
+            constraint=models.UniqueConstraint(
+                fields=("stage", "number"), name="pool_number_unique"
+            ),
         ),
         migrations.AddIndex(
-            model_name='match',
-            index=models.Index(fields=['state', 'table'], name='match_state_table_idx'),
+            model_name="match",
+            index=models.Index(fields=["state", "table"], name="match_state_table_idx"),
         ),
         migrations.AddConstraint(
-            model_name='match',
-            constraint=models.UniqueConstraint(condition=models.Q(('key', ''), _negated=True), fields=('stage', 'key'), name='match_key_unique'),
+            model_name="match",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("key", ""), _negated=True),
+                fields=("stage", "key"),
+                name="match_key_unique",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='match',
-            constraint=models.UniqueConstraint(fields=('round', 'number'), name='match_number_unique'),
+            model_name="match",
+            constraint=models.UniqueConstraint(
+                fields=("round", "number"), name="match_number_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='match',
-            constraint=models.CheckConstraint(condition=models.Q(('home__isnull', True), models.Q(('home', models.F('away')), _negated=True), _connector='OR'), name='match_two_entries'),
+            model_name="match",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("home__isnull", True),
+                    models.Q(("home", models.F("away")), _negated=True),
+                    _connector="OR",
+                ),
+                name="match_two_entries",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='match',
-            constraint=models.CheckConstraint(condition=models.Q(('winner__isnull', True), ('winner', models.F('home')), ('winner', models.F('away')), _connector='OR'), name='match_winner_plays'),
+            model_name="match",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("winner__isnull", True),
+                    ("winner", models.F("home")),
+                    ("winner", models.F("away")),
+                    _connector="OR",
+                ),
+                name="match_winner_plays",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='stageentry',
-            constraint=models.UniqueConstraint(fields=('stage', 'entry'), name='stage_entry_once'),
+            model_name="stageentry",
+            constraint=models.UniqueConstraint(fields=("stage", "entry"), name="stage_entry_once"),
         ),
         migrations.AddConstraint(
-            model_name='stageentry',
-            constraint=models.UniqueConstraint(fields=('stage', 'seed'), name='stage_entry_seed_unique'),
+            model_name="stageentry",
+            constraint=models.UniqueConstraint(
+                fields=("stage", "seed"), name="stage_entry_seed_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='standing',
-            constraint=models.UniqueConstraint(fields=('stage', 'entry'), name='standing_entry_once'),
+            model_name="standing",
+            constraint=models.UniqueConstraint(
+                fields=("stage", "entry"), name="standing_entry_once"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('ends_on__gte', models.F('starts_on'))), name='tournament_ends_after_start'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("ends_on__gte", models.F("starts_on"))),
+                name="tournament_ends_after_start",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(('match_games__gte', 1)), name='tournament_match_games'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("match_games__gte", 1)), name="tournament_match_games"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='tournament',
-            constraint=models.CheckConstraint(condition=models.Q(models.Q(('match_format', 'best_of'), _negated=True), ('match_games__in', [1, 3, 5, 7, 9]), _connector='OR'), name='tournament_best_of_odd'),
+            model_name="tournament",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    models.Q(("match_format", "best_of"), _negated=True),
+                    ("match_games__in", [1, 3, 5, 7, 9]),
+                    _connector="OR",
+                ),
+                name="tournament_best_of_odd",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='stage',
-            constraint=models.UniqueConstraint(fields=('tournament', 'order'), name='stage_order_unique'),
+            model_name="stage",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "order"), name="stage_order_unique"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='stage',
-            constraint=models.CheckConstraint(condition=models.Q(('pool_count__gte', 1)), name='stage_pool_count'),
+            model_name="stage",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("pool_count__gte", 1)), name="stage_pool_count"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='stage',
-            constraint=models.CheckConstraint(condition=models.Q(('legs__in', [1, 2])), name='stage_legs'),
+            model_name="stage",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("legs__in", [1, 2])), name="stage_legs"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.UniqueConstraint(fields=('tournament', 'team'), name='entry_team_once'),
+            model_name="entry",
+            constraint=models.UniqueConstraint(
+                fields=("tournament", "team"), name="entry_team_once"
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.UniqueConstraint(condition=models.Q(('seed__isnull', False)), fields=('tournament', 'seed'), name='entry_seed_unique'),
+            model_name="entry",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("seed__isnull", False)),
+                fields=("tournament", "seed"),
+                name="entry_seed_unique",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='entry',
-            constraint=models.CheckConstraint(condition=models.Q(('seed__gte', 1)), name='entry_seed_positive'),
+            model_name="entry",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("seed__gte", 1)), name="entry_seed_positive"
+            ),
         ),
     ]
