@@ -32,7 +32,7 @@ from scoring.engine.dealing import Deal
 from scoring.engine.errors import EngineError, ImpossibleRecord, InvalidEntry
 from scoring.engine.play import trick_winner
 from scoring.engine.ruleset import Ruleset
-from scoring.engine.runs import RunKind, RunShown, validate_runs_shown
+from scoring.engine.runs import RunKind, RunShown, check_claims, validate_runs_shown
 from scoring.engine.scoring import HandResult, settle
 
 __all__ = ["Compiled", "TrickRecord", "score_tricks", "trick_leaders", "trick_winner"]
@@ -322,6 +322,7 @@ def _check_runs_and_bella(
                         f"runs.{n}",
                         "run_not_held",
                     )
+    _check_runs_cut_from_the_top(rec, plays, hand_masks)
     if rec.bella_seat is not None:
         if rec.bella_seat not in SEATS:
             raise _bad("bella_seat must be a seat 0 to 3", "bella_seat", "bad_seat")
@@ -343,6 +344,25 @@ def _check_runs_and_bella(
                         "bella_seat",
                         "bella_not_held",
                     )
+
+
+def _check_runs_cut_from_the_top(
+    rec: TrickRecord, plays: list[list[int]], hand_masks: tuple[int, ...] | None
+) -> None:
+    """A shown run must be a block cut from the top of the player's nine cards, when those are
+    known: dealt in the record, or all nine played. (Holding 6 to 10 of a suit, the fifty is
+    7-8-9-10, not 6-7-8-9.) With fewer cards known the claim cannot be judged."""
+    for n, r in enumerate(rec.runs):
+        if hand_masks is not None:
+            held = hand_masks[r.seat]
+        elif len(plays[r.seat]) == 9:
+            held = _mask(plays[r.seat])
+        else:
+            continue
+        try:
+            check_claims(_bits.cards_of(held), (r.run,), who=f"seat {r.seat}")
+        except InvalidEntry as exc:
+            raise _bad(str(exc), f"runs.{n}", "run_not_held") from None
 
 
 def trick_leaders(record: TrickRecord) -> tuple[int, ...]:

@@ -5,9 +5,13 @@ import random
 import pytest
 
 from scoring.engine import (
+    CallTrump,
+    Deal,
+    HandState,
     ImpossibleRecord,
     InvalidEntry,
     Outcome,
+    Play,
     Rank,
     Ruleset,
     RunKind,
@@ -161,3 +165,49 @@ def test_json_round_trip_and_errors():
     with pytest.raises(InvalidEntry) as info:
         TrickRecord.from_json(data)
     assert info.value.field == "tricks.2.1"
+
+
+FIVE_HEARTS = tuple(
+    parse_cards(x)
+    for x in (
+        "6H 7H 8H 9H 10H AS KS QS JS",
+        "6C 7C 8C 9C 10C JC QC KC AC",
+        "6D 7D 8D 9D 10D JD QD KD AD",
+        "JH QH KH AH 6S 7S 8S 9S 10S",
+    )
+)
+
+
+def test_a_run_shown_from_a_known_deal_is_cut_from_the_top():
+    # RULES.md: a longer sequence is cut from its top card; 6 to 10 of hearts is the fifty to 10
+    low = RunShown(0, RunKind.FIFTY, H, Rank.NINE)
+    with pytest.raises(ImpossibleRecord) as info:
+        TrickRecord(3, 0, Suit.CLUBS, (), hands=FIVE_HEARTS, runs=(low,)).check()
+    assert info.value.code == "run_not_held"
+    assert info.value.field == "runs.0"
+    assert str(info.value) == (
+        "seat 0 cannot show a fifty in hearts to the 9: its runs are the fifty in spades "
+        "to the ace, the fifty in hearts to the 10"
+    )
+    top = RunShown(0, RunKind.FIFTY, H, Rank.TEN)
+    TrickRecord(3, 0, Suit.CLUBS, (), hands=FIVE_HEARTS, runs=(top,)).check()
+
+
+def test_a_run_shown_is_checked_against_all_nine_cards_played():
+    # without the deal, a complete record still shows each player's nine cards
+    s = HandState.start(Ruleset(), 3, Deal(FIVE_HEARTS), (0, 0)).apply(CallTrump(0, Suit.CLUBS))
+    while not s.done:
+        s = s.apply(Play(s.turn, s.legal_plays()[0]))
+    rec = TrickRecord(3, 0, Suit.CLUBS, s.record().tricks)
+    assert rec.hands is None
+    with pytest.raises(ImpossibleRecord) as info:
+        TrickRecord(
+            3, 0, Suit.CLUBS, rec.tricks, runs=(RunShown(0, RunKind.FIFTY, H, Rank.NINE),)
+        ).check()
+    assert info.value.field == "runs.0"
+    ok = TrickRecord(3, 0, Suit.CLUBS, rec.tricks, runs=(RunShown(0, RunKind.FIFTY, H, Rank.TEN),))
+    assert score_tricks(Ruleset(), ok).runs_counted_by == 0
+    # a stopped record does not show all nine cards: the claim cannot be judged from it
+    TrickRecord(
+        3, 0, Suit.CLUBS, rec.tricks[:2], runs=(RunShown(0, RunKind.FIFTY, H, Rank.NINE),)
+    ).check()
