@@ -28,7 +28,7 @@ def match_play_simulated(
     match = Match.objects.select_related("stage__tournament").get(pk=match_id)
     ruleset = Ruleset.from_json(match.stage.tournament.ruleset)
     for _ in range(MAX_GAMES):
-        if match.state not in (Match.State.READY, Match.State.IN_PROGRESS) or match.held_reason:
+        if match.state not in (Match.State.READY, Match.State.IN_PROGRESS):
             return match
         simulated = simulate_game(ruleset, rng, player=player)  # type: ignore[arg-type]
         link = match_game_start(match_id=match.pk, actor=actor, first_dealer=simulated.first_dealer)
@@ -56,7 +56,6 @@ def stage_play_simulated(
             Match.objects.filter(
                 stage_id=stage_id, state__in=[Match.State.READY, Match.State.IN_PROGRESS]
             )
-            .exclude(held_reason__gt="")
             .order_by("round_id", "number")
             .values_list("pk", flat=True)[: None if limit is None else limit - played]
         )

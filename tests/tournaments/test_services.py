@@ -536,3 +536,53 @@ def test_substitutes_only_where_the_director_allows() -> None:
     sub = PlayerFactory()
     entry_substitute_add(entry_id=entry.pk, actor=entry.tournament.organiser, player_id=sub.pk)
     assert list(entry.substitutes.all()) == [sub]
+
+
+# ------------------------------------------------------------------ match formats
+def test_a_fixed_number_of_games_is_decided_on_total_points() -> None:
+    from tests.tournaments.helpers import win_game
+    from tournaments.services import match_sync
+
+    tournament = tournament_ready(4, match_format="fixed", match_games=2)
+    stage = add_stage(tournament, "round_robin")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    match = ready_matches(stage.pk)[0]
+    win_game(match, "home")
+    match = match_sync(match_id=match.pk)
+    assert match.state == Match.State.IN_PROGRESS
+    win_game(match, "away")
+    match = match_sync(match_id=match.pk)
+    assert (match.home_games, match.away_games) == (1, 1)
+    assert match.home_points == match.away_points
+    assert match.state == Match.State.COMPLETE
+    assert match.winner_id is None  # level on points and games: a drawn pool match
+
+
+def test_a_level_fixed_format_knockout_match_needs_a_deciding_game() -> None:
+    from tests.tournaments.helpers import win_game
+    from tournaments.services import match_sync
+
+    tournament = tournament_ready(2, match_format="fixed", match_games=2)
+    stage = add_stage(tournament, "single_elim")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    match = ready_matches(stage.pk)[0]
+    win_game(match, "home")
+    win_game(match_sync(match_id=match.pk), "away")
+    match = match_sync(match_id=match.pk)
+    assert match.state == Match.State.IN_PROGRESS
+    assert "play one more game" in match.held_reason
+    win_game(match, "away")
+    match = match_sync(match_id=match.pk)
+    assert match.state == Match.State.COMPLETE
+    assert match.winner_id == match.away_id
+    assert match.held_reason == ""
+
+
+def test_best_of_three_ends_when_one_side_has_two_games() -> None:
+    tournament = tournament_ready(2, match_games=3)
+    stage = add_stage(tournament, "single_elim")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    match = win_match(ready_matches(stage.pk)[0], "away")
+    assert (match.home_games, match.away_games) == (0, 2)
+    assert match.match_games.count() == 2
+    assert match.winner_id == match.away_id
