@@ -182,7 +182,7 @@ def _judge(comp: Compiled, accused: int, k: int, proof: int, called_by: int | No
     card = DECK[i]
     head = f"seat {accused} played the {card.label} at trick {k}"
     if rule is None:
-        source = "the deal" if comp.hands is not None else "the later tricks"
+        source = "the deal shows" if comp.hands is not None else "the later tricks show"
         return Verdict(
             False,
             accused,
@@ -191,7 +191,7 @@ def _judge(comp: Compiled, accused: int, k: int, proof: int, called_by: int | No
             None,
             None,
             None,
-            f"{head}, a legal play as far as {source} show",
+            f"{head}, a legal play as far as {source}",
             called_by,
         )
     what = _rule_words(rule, led, top)
@@ -199,7 +199,12 @@ def _judge(comp: Compiled, accused: int, k: int, proof: int, called_by: int | No
         if not required >> proof & 1:
             alt = _pick(required, when)
             extra = f"; the {_label(alt)} would have" if alt >= 0 else ""
-            shown = "held" if held >> proof & 1 else "is not known to have held"
+            if proof == i:
+                why = f"it is the card seat {accused} played there"
+            elif held >> proof & 1:
+                why = f"seat {accused} held it, but it was not a card they had to play instead"
+            else:
+                why = f"seat {accused} is not known to have held it at trick {k}"
             return Verdict(
                 False,
                 accused,
@@ -208,8 +213,7 @@ def _judge(comp: Compiled, accused: int, k: int, proof: int, called_by: int | No
                 None,
                 DECK[proof],
                 when.get(proof),
-                f"the {_label(proof)} does not prove a misplay at trick {k}: seat {accused} "
-                f"{shown} it, but it was not a card they had to play instead{extra}",
+                f"the {_label(proof)} does not prove a misplay at trick {k}: {why}{extra}",
                 called_by,
             )
         chosen = proof
@@ -268,6 +272,21 @@ def adjudicate(ruleset: Ruleset, record: TrickRecord, accusation: Accusation) ->
         raise InvalidEntry(
             "accused must be a seat 0 to 3", code="bad_seat", field="accusation.accused"
         )
+    by = accusation.called_by
+    if by is not None:
+        _parse.seat(by, "accusation.called_by")
+        if by % 2 == accusation.accused % 2:
+            whom = (
+                "themselves"
+                if by == accusation.accused
+                else f"seat {accusation.accused}: they are partners"
+            )
+            raise InvalidEntry(
+                f"seat {by} cannot call a misplay on {whom}, and a misplay is called on an "
+                "opponent",
+                code="accused_partner",
+                field="accusation.called_by",
+            )
     comp = compile_record(record)
     proof = -1 if accusation.proof_card is None else accusation.proof_card.index
     return _judge(comp, accusation.accused, accusation.trick, proof, accusation.called_by)

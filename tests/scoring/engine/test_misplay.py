@@ -51,15 +51,16 @@ def judge(
     accused: int,
     trick: int,
     proof: str | None = None,
-    called_by: int | None = 0,
+    called_by: int | None = None,
 ) -> Verdict:
+    # by default the misplay is called by the opponent on the accused's left
     return adjudicate(
         STD,
         record,
         Accusation(
             accused=accused,
             trick=trick,
-            called_by=called_by,
+            called_by=(accused + 1) % 4 if called_by is None else called_by,
             proof_card=None if proof is None else parse_card(proof),
         ),
     )
@@ -230,7 +231,7 @@ def test_score_misplay_from_a_call():
     res = score_misplay(STD, r, MisplayCall(called_by=3, proven=True))
     assert res.points == (0, 182)
     with pytest.raises(InvalidEntry):
-        score_misplay(STD, r, judge(r, 1, 1, called_by=None))
+        score_misplay(STD, r, adjudicate(STD, r, Accusation(accused=1, trick=1)))
 
 
 def test_verdict_and_accusation_json():
@@ -241,3 +242,40 @@ def test_verdict_and_accusation_json():
     with pytest.raises(InvalidEntry) as info:
         Accusation.from_json({"accused": 1, "trick": "two"})
     assert info.value.field == "trick"
+
+
+def test_a_misplay_is_called_on_an_opponent():
+    r = rec("KH 6H 7H 8H", "AS 9H 10S 6S")
+    assert judge(r, 1, 1, called_by=0).proven
+    for by, words in ((3, "on seat 1: they are partners"), (1, "on themselves")):
+        with pytest.raises(InvalidEntry) as info:
+            judge(r, 1, 1, called_by=by)
+        assert info.value.code == "accused_partner"
+        assert info.value.field == "accusation.called_by"
+        assert words in str(info.value)
+    # who called it is not needed to judge
+    assert adjudicate(STD, r, Accusation(accused=1, trick=1)).proven
+
+
+def test_a_named_proof_card_that_proves_nothing_is_explained():
+    r = rec("KH 6H 7H 8H", "AS 9H 10S 6S", "JD 10D 6C QD")
+    assert judge(r, 1, 1, proof="6H").reason == (
+        "the 6 of hearts does not prove a misplay at trick 1: it is the card seat 1 played "
+        "there; the 9 of hearts would have"
+    )
+    assert judge(r, 1, 1, proof="JH").reason == (
+        "the jack of hearts does not prove a misplay at trick 1: seat 1 is not known to have "
+        "held it at trick 1; the 9 of hearts would have"
+    )
+    assert judge(r, 3, 1, proof="6S").reason == (
+        "seat 3 played the 8 of hearts at trick 1, a legal play as far as the later tricks show"
+    )
+    hands = (
+        "KH AS KD QD JD 10D 9D 8D 7D",
+        "6H 9H 6C 7C 8C 9C 10C JC QC",
+        "7H 7S 6D AD 10S JS QS KS AC",
+        "8H 8S 9S 6S JH QH 10H AH KC",
+    )
+    assert judge(rec("KH 6H 7H 8H", hands=hands), 2, 1).reason == (
+        "seat 2 played the 7 of hearts at trick 1, a legal play as far as the deal shows"
+    )
