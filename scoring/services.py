@@ -55,7 +55,13 @@ from scoring.models import (
     Side,
     Team,
 )
-from tarabish_site.api.errors import Conflict, NotFound, PreconditionFailed, ValidationFailed
+from tarabish_site.api.errors import (
+    Conflict,
+    NotAllowed,
+    NotFound,
+    PreconditionFailed,
+    ValidationFailed,
+)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
@@ -128,6 +134,13 @@ def _on_commit_result_changed(game_id: int) -> None:
     transaction.on_commit(
         lambda: signals.game_result_changed.send(sender=Game, game_id=game_id),
     )
+
+
+def _refuse_unless_director(by: User | None, doing: str) -> None:
+    """Directors' acts: ``by`` None is the service itself (tasks, demo, tournament manager)."""
+    if by is not None and not user_can_direct(by):
+        message = f"only a director may {doing}"
+        raise NotAllowed(message, code="director_only", fields={"by": [message]})
 
 
 def _refuse_unless_running(game: Game, doing: str) -> None:
@@ -375,9 +388,10 @@ def game_end_early(*, game: Game, by: User | None = None, reason: str) -> Game:
 
 @transaction.atomic
 def game_reopen(*, game: Game, by: User | None = None) -> Game:
-    """Reopen a finished or ended-early game (a director's act: the caller checks
-    :func:`user_can_direct`). Its result then follows the hands again: a game whose hands
-    still end it is finished again by the next correction or undo."""
+    """Reopen a finished or ended-early game (a director's act: anyone else is refused).
+    Its result then follows the hands again: a game whose hands still end it is finished
+    again by the next correction or undo."""
+    _refuse_unless_director(by, "reopen a game")
     locked = _game_for_update(game)
     if locked.status == Game.Status.IN_PROGRESS:
         message = f"game {locked.pk} is not finished: there is nothing to reopen"
@@ -942,9 +956,10 @@ def dispute_rule(
     note: str = "",
     by: User | None = None,
 ) -> MisplayDispute:
-    """A director's ruling on the engine's verdict (the caller checks :func:`user_can_direct`):
+    """A director's ruling on the engine's verdict (anyone else is refused):
     ``upheld`` lets it stand, ``overruled`` decides the opposite. Both stay visible, and the
     hand and the game follow the ruling."""
+    _refuse_unless_director(by, "rule on a misplay dispute")
     game, stored = _dispute_for_update(dispute)
     if ruling not in (MisplayDispute.Ruling.UPHELD, MisplayDispute.Ruling.OVERRULED):
         message = f'a ruling is "upheld" or "overruled", not {ruling!r}'

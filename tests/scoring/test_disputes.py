@@ -10,7 +10,7 @@ import pytest
 from scoring import services
 from scoring.engine import EngineError, Ruleset, simulate_hand
 from scoring.models import Game, Hand, MisplayDispute
-from tarabish_site.api.errors import Conflict, ValidationFailed
+from tarabish_site.api.errors import Conflict, NotAllowed, ValidationFailed
 from tests.scoring.factories import GameFactory, UserFactory, record_hand, summary
 
 pytestmark = pytest.mark.django_db
@@ -95,6 +95,13 @@ def test_director_overrules_and_both_stay_visible(
 ) -> None:
     hand = _hand()
     dispute = _open(hand, django_capture_on_commit_callbacks)
+    keeper = UserFactory.create()
+    hand.game.scorekeepers.add(keeper)
+    with pytest.raises(NotAllowed) as refused:
+        services.dispute_rule(dispute=dispute, ruling="overruled", note="no", by=keeper)
+    assert refused.value.message == "only a director may rule on a misplay dispute"
+    dispute.refresh_from_db()
+    assert dispute.ruling == "none"
     director = UserFactory.create(director=True)
     with pytest.raises(ValidationFailed) as err:
         services.dispute_rule(dispute=dispute, ruling="overruled", by=director)

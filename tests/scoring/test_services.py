@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from scoring import services
 from scoring.engine import EngineError, Ruleset, RulesetError, simulate_hand
 from scoring.models import Game, Hand, HandRevision, Player
-from tarabish_site.api.errors import Conflict, PreconditionFailed, ValidationFailed
+from tarabish_site.api.errors import Conflict, NotAllowed, PreconditionFailed, ValidationFailed
 from tests.scoring.factories import (
     GameFactory,
     PlayerFactory,
@@ -473,6 +473,19 @@ def test_end_early_and_reopen() -> None:
     record_hand(game)
     with pytest.raises(ValidationFailed):
         services.game_reopen(game=game)
+
+
+def test_only_a_director_reopens_a_game() -> None:
+    game, _ = _finished_by_team_a()
+    keeper = UserFactory.create()
+    game.scorekeepers.add(keeper)
+    with pytest.raises(NotAllowed) as info:
+        services.game_reopen(game=game, by=keeper)
+    assert info.value.message == "only a director may reopen a game"
+    assert _reload(game).status == "finished"
+    director = UserFactory.create(is_staff=True)
+    services.game_reopen(game=game, by=director)
+    assert _reload(game).status == "in_progress"
 
 
 def test_reopened_finished_game_needs_a_change_before_more_hands() -> None:
