@@ -232,6 +232,7 @@ class MatchSerializer(serializers.ModelSerializer[Match]):
     home = MatchEntrySerializer(allow_null=True)
     away = MatchEntrySerializer(allow_null=True)
     winner = serializers.IntegerField(source="winner_id", allow_null=True)
+    format = serializers.CharField(help_text="best_of or fixed (copied from the tournament).")
 
     class Meta:
         model = Match
@@ -356,3 +357,8 @@ class RatingChangeSerializer(serializers.ModelSerializer[RatingChange]):
             "created_at",
         ]
         read_only_fields = fields
+
+
+class RatingHistorySerializer(serializers.Serializer[Any]):
+    current = RatingSerializer()
+    history = RatingChangeSerializer(many=True)
