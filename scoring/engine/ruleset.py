@@ -83,9 +83,8 @@ class Ruleset:
         >>> dict(Ruleset().describe())["Dealer may pass"]
         'No: the dealer is stuck and must name trump'
         """
-        yes_no = {True: "Yes", False: "No"}
         forced = (
-            "Off"
+            "No: nobody is forced to name trump"
             if self.forced_at is None
             else f"A team with more than {self.forced_at} points may not let the call reach "
             "an opposing dealer"
@@ -116,7 +115,13 @@ class Ruleset:
                 if self.half_bait_is_whole_bait
                 else "The calling team scores 0, the other team scores its own half",
             ),
-            ("No trump allowed", yes_no[self.no_trump_allowed]),
+            (
+                "No trump allowed",
+                "Yes: a caller may name no trump; every suit is plain, the cards hold 130 "
+                "points and there is no bella"
+                if self.no_trump_allowed
+                else "No: the caller must name a trump suit",
+            ),
             ("Game", f"{self.target} points"),
             (
                 "Both teams over",

@@ -89,3 +89,23 @@ def test_describe_has_every_switch_in_plain_words():
     for value in labels.values():
         assert value
         assert "_" not in value
+
+
+def test_describe_changes_with_every_switch():
+    plain = dict(Ruleset().describe())
+    for name, value in SWITCHES.items():
+        if isinstance(value, bool):
+            changed = not value
+        elif name == "forced_at":
+            changed = 400
+        elif name == "target":
+            changed = 1000
+        elif name == "both_over":
+            changed = "caller"
+        else:
+            changed = "high_card"
+        words = dict(Ruleset(**{name: changed}).describe())
+        differ = [label for label in plain if plain[label] != words[label]]
+        assert len(differ) == 1, name
+    assert dict(Ruleset().describe())["Forced to call"] == "No: nobody is forced to name trump"
+    assert "130" in dict(Ruleset(no_trump_allowed=True).describe())["No trump allowed"]
