@@ -388,6 +388,14 @@ class MisplayDispute(models.Model):
                 condition=_seat_q("called_by", nullable=False) & _seat_q("accused", nullable=False),
                 name="scoring_dispute_seats",
             ),
+            # a misplay is called on an opponent: the two seats are one or three apart
+            models.CheckConstraint(
+                condition=Q(called_by=F("accused") + 1)
+                | Q(called_by=F("accused") + 3)
+                | Q(called_by=F("accused") - 1)
+                | Q(called_by=F("accused") - 3),
+                name="scoring_dispute_accused_opponent",
+            ),
             models.UniqueConstraint(
                 "hand",
                 condition=Q(status="pending"),

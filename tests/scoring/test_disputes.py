@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 import pytest
+from django.db import IntegrityError, transaction
 
 from scoring import services
 from scoring.engine import EngineError, Ruleset, simulate_hand
@@ -175,6 +176,26 @@ def test_dispute_input_is_checked() -> None:
         )
     assert bad.value.field == "evidence.dealer"
     assert not MisplayDispute.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("called_by", "accused", "allowed"), [(0, 1, True), (3, 0, True), (0, 2, False), (1, 1, False)]
+)
+def test_the_database_keeps_a_misplay_call_on_an_opponent(
+    called_by: int, accused: int, allowed: bool
+) -> None:
+    hand = _hand()
+
+    def create() -> MisplayDispute:
+        return MisplayDispute.objects.create(
+            hand=hand, called_by=called_by, accused=accused, trick=1, evidence=EVIDENCE
+        )
+
+    if allowed:
+        assert create().pk
+    else:
+        with pytest.raises(IntegrityError), transaction.atomic():
+            create()
 
 
 def test_a_tricks_hand_is_its_own_evidence(
