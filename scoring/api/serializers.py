@@ -18,6 +18,7 @@ from rest_framework import serializers
 
 from scoring.engine import PRESET_NAMES, PRESETS, RunKind
 from scoring.models import (
+    SEAT_CHOICES,
     TRUMP_CHOICES,
     Game,
     Hand,
@@ -32,6 +33,7 @@ if TYPE_CHECKING:
     from django.utils.functional import _StrPromise
 
 SEAT = serializers.IntegerField(min_value=0, max_value=3)
+_DATETIME = serializers.DateTimeField()
 RUN_KIND_CHOICES = [
     (RunKind.TWENTY.value, "twenty: three cards in sequence"),
     (RunKind.FIFTY.value, "fifty: four cards in sequence"),
@@ -294,40 +296,35 @@ class GameSerializer(serializers.Serializer[Any]):
         }
 
 
-class GameScoreSerializer(serializers.ModelSerializer[Game]):
+class GameScoreSerializer(serializers.Serializer[Game]):
     """The game's score line after a change, as the services stored it."""
 
-    totals = serializers.SerializerMethodField()
-    over = serializers.BooleanField(source="is_over", read_only=True)
-    next_hand = serializers.SerializerMethodField()
-    winner = serializers.SerializerMethodField()
+    id = serializers.IntegerField()
+    version = serializers.IntegerField()
+    status = serializers.ChoiceField(choices=Game.Status.choices)
+    over = serializers.BooleanField()
+    winner = serializers.ChoiceField(choices=Side.choices, allow_null=True)
+    totals = SidesSerializer()
+    hands_played = serializers.IntegerField()
+    next_hand = serializers.IntegerField(allow_null=True)
+    next_dealer = serializers.ChoiceField(choices=SEAT_CHOICES, allow_null=True)
+    forced_seat = serializers.ChoiceField(choices=SEAT_CHOICES, allow_null=True)
 
-    class Meta:
-        model = Game
-        fields = [
-            "id",
-            "version",
-            "status",
-            "over",
-            "winner",
-            "totals",
-            "hands_played",
-            "next_hand",
-            "next_dealer",
-            "forced_seat",
-        ]
-        read_only_fields = fields
-
-    @extend_schema_field(SidesSerializer)
-    def get_totals(self, game: Game) -> dict[str, int]:
-        return {"team_a": game.score_a, "team_b": game.score_b}
-
-    @extend_schema_field(serializers.ChoiceField(choices=Side.choices, allow_null=True))
-    def get_winner(self, game: Game) -> str | None:
-        return game.winner or None
-
-    def get_next_hand(self, game: Game) -> int | None:
-        return None if game.is_over else game.hands_played + 1
+    def to_representation(self, instance: Game) -> dict[str, Any]:
+        # Written out rather than built field by field: this answers every hand entered.
+        over = instance.is_over
+        return {
+            "id": instance.pk,
+            "version": instance.version,
+            "status": instance.status,
+            "over": over,
+            "winner": instance.winner or None,
+            "totals": {"team_a": instance.score_a, "team_b": instance.score_b},
+            "hands_played": instance.hands_played,
+            "next_hand": None if over else instance.hands_played + 1,
+            "next_dealer": instance.next_dealer,
+            "forced_seat": instance.forced_seat,
+        }
 
 
 class FirstDealerSerializer(serializers.Serializer[Any]):
@@ -451,81 +448,71 @@ class HandCorrectEnvelopeSerializer(serializers.Serializer[Any]):
     )
 
 
-class HandSerializer(serializers.ModelSerializer[Hand]):
+class HandSerializer(serializers.Serializer[Hand]):
     """A hand: the entry as entered, and beside it what the engine made of it."""
 
-    outcome_label = serializers.CharField(source="get_outcome_display", read_only=True)
-    points = serializers.SerializerMethodField()
-    card_points = serializers.SerializerMethodField()
-    run_points = serializers.SerializerMethodField()
-    bella_points = serializers.SerializerMethodField()
-    running = serializers.SerializerMethodField()
-    trump = serializers.SerializerMethodField()
+    number = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="Also the ETag of this hand.")
+    undone = serializers.BooleanField()
+    entry_kind = serializers.ChoiceField(choices=Hand.EntryKind.choices)
+    entry = serializers.JSONField(help_text="The entry exactly as it was sent.")
+    dealer = serializers.ChoiceField(choices=SEAT_CHOICES)
+    caller = serializers.ChoiceField(choices=SEAT_CHOICES, allow_null=True)
+    trump = serializers.ChoiceField(choices=TRUMP_CHOICES, allow_null=True)
+    outcome = serializers.ChoiceField(choices=Hand.OUTCOME_CHOICES)
+    outcome_label = serializers.CharField()
+    points = SidesSerializer(help_text="What each team scores for the hand.")
+    card_points = SidesSerializer()
+    run_points = SidesSerializer()
+    bella_points = SidesSerializer()
+    runs_counted_by = serializers.ChoiceField(choices=SEAT_CHOICES, allow_null=True)
+    bella_seat = serializers.ChoiceField(choices=SEAT_CHOICES, allow_null=True)
+    hand_total = serializers.IntegerField()
+    running = SidesSerializer(help_text="The game's score after this hand.")
+    result = serializers.JSONField(help_text="The engine's result of the hand, in full.")
+    created_at = serializers.DateTimeField()
+    updated_at = serializers.DateTimeField()
 
-    class Meta:
-        model = Hand
-        fields = [
-            "number",
-            "version",
-            "undone",
-            "entry_kind",
-            "entry",
-            "dealer",
-            "caller",
-            "trump",
-            "outcome",
-            "outcome_label",
-            "points",
-            "card_points",
-            "run_points",
-            "bella_points",
-            "runs_counted_by",
-            "bella_seat",
-            "hand_total",
-            "running",
-            "result",
-            "created_at",
-            "updated_at",
-        ]
-        read_only_fields = fields
-
-    @extend_schema_field(SidesSerializer)
-    def get_points(self, hand: Hand) -> dict[str, int]:
-        return {"team_a": hand.points_a, "team_b": hand.points_b}
-
-    @extend_schema_field(SidesSerializer)
-    def get_card_points(self, hand: Hand) -> dict[str, int]:
-        return {"team_a": hand.card_points_a, "team_b": hand.card_points_b}
-
-    @extend_schema_field(SidesSerializer)
-    def get_run_points(self, hand: Hand) -> dict[str, int]:
-        return {"team_a": hand.run_points_a, "team_b": hand.run_points_b}
-
-    @extend_schema_field(SidesSerializer)
-    def get_bella_points(self, hand: Hand) -> dict[str, int]:
-        return {"team_a": hand.bella_points_a, "team_b": hand.bella_points_b}
-
-    @extend_schema_field(SidesSerializer)
-    def get_running(self, hand: Hand) -> dict[str, int]:
-        return {"team_a": hand.running_a, "team_b": hand.running_b}
-
-    @extend_schema_field(serializers.CharField(allow_null=True))
-    def get_trump(self, hand: Hand) -> str | None:
-        return hand.trump or None
+    def to_representation(self, instance: Hand) -> dict[str, Any]:
+        # Written out rather than built field by field: this answers every hand entered.
+        return {
+            "number": instance.number,
+            "version": instance.version,
+            "undone": instance.undone,
+            "entry_kind": instance.entry_kind,
+            "entry": instance.entry,
+            "dealer": instance.dealer,
+            "caller": instance.caller,
+            "trump": instance.trump or None,
+            "outcome": instance.outcome,
+            "outcome_label": instance.get_outcome_display(),
+            "points": {"team_a": instance.points_a, "team_b": instance.points_b},
+            "card_points": {"team_a": instance.card_points_a, "team_b": instance.card_points_b},
+            "run_points": {"team_a": instance.run_points_a, "team_b": instance.run_points_b},
+            "bella_points": {
+                "team_a": instance.bella_points_a,
+                "team_b": instance.bella_points_b,
+            },
+            "runs_counted_by": instance.runs_counted_by,
+            "bella_seat": instance.bella_seat,
+            "hand_total": instance.hand_total,
+            "running": {"team_a": instance.running_a, "team_b": instance.running_b},
+            "result": instance.result,
+            "created_at": _DATETIME.to_representation(instance.created_at),
+            "updated_at": _DATETIME.to_representation(instance.updated_at),
+        }
 
 
 class HandWithGameSerializer(HandSerializer):
-    """A hand just entered or changed, with the game's score line after it."""
+    """A hand just entered or changed, with the game's score line after it (the game is
+    given in the context)."""
 
-    game = serializers.SerializerMethodField()
+    game = GameScoreSerializer()
 
-    class Meta(HandSerializer.Meta):
-        fields = [*HandSerializer.Meta.fields, "game"]
-        read_only_fields = fields
-
-    @extend_schema_field(GameScoreSerializer)
-    def get_game(self, hand: Hand) -> dict[str, Any]:
-        return GameScoreSerializer(self.context["game"]).data
+    def to_representation(self, instance: Hand) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        data["game"] = GameScoreSerializer().to_representation(self.context["game"])
+        return data
 
 
 class HandRevisionSerializer(serializers.ModelSerializer[HandRevision]):
@@ -558,12 +545,14 @@ class DisputeBriefSerializer(serializers.ModelSerializer[MisplayDispute]):
 class HandDetailSerializer(HandSerializer):
     """A hand with every version it went through and the misplays called on it."""
 
-    revisions = HandRevisionSerializer(many=True, read_only=True)
-    disputes = DisputeBriefSerializer(many=True, read_only=True)
+    revisions = HandRevisionSerializer(many=True)
+    disputes = DisputeBriefSerializer(many=True)
 
-    class Meta(HandSerializer.Meta):
-        fields = [*HandSerializer.Meta.fields, "revisions", "disputes"]
-        read_only_fields = fields
+    def to_representation(self, instance: Hand) -> dict[str, Any]:
+        data = super().to_representation(instance)
+        data["revisions"] = HandRevisionSerializer(instance.revisions.all(), many=True).data
+        data["disputes"] = DisputeBriefSerializer(instance.disputes.all(), many=True).data
+        return data
 
 
 # ------------------------------------------------------------------------------ disputes

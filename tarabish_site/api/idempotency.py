@@ -106,24 +106,51 @@ def _request_key(request: Request) -> str | None:
     return key
 
 
-def _lock_in_flight(user_id: int | None, key: str) -> None:
-    """Take the (user, key) lock for this transaction, or refuse: the key is being used now."""
+_IN_FLIGHT = (
+    "A request with this Idempotency-Key is still being processed. "
+    "Retry in a moment to get its response."
+)
+_RECORD_COLUMNS = ("id", "method", "path", "fingerprint", "status_code", "response_body")
+
+
+def _lock_and_find(user_id: int | None, key: str) -> IdempotencyRecord | None:
+    """Take the (user, key) lock for this transaction and return the stored record, if any;
+    refuse with 409 when another transaction holds the lock (the key is being used now).
+
+    On PostgreSQL both happen in one round trip: a transaction-scoped advisory lock, released
+    at commit or rollback, and the look-up beside it. Other databases serialize writers, so
+    the look-up alone is enough there and the unique constraint catches the rest.
+    """
     if connection.vendor != "postgresql":
-        # Other databases serialize writers; the unique constraint catches the rest.
-        return
+        return _find(user_id, key)
     digest = hashlib.blake2b(f"{user_id}:{key}".encode(), digest_size=4).digest()
     lock_id = int.from_bytes(digest, "big", signed=True)
+    table = IdempotencyRecord._meta.db_table
+    columns = ", ".join(f"record.{name}" for name in _RECORD_COLUMNS)
+    owner = "record.user_id IS NULL" if user_id is None else "record.user_id = %s"
+    sql = (
+        f"SELECT pg_try_advisory_xact_lock(%s, %s), {columns}, record.response_headers "  # noqa: S608
+        f"FROM (SELECT 1) AS one LEFT JOIN {table} AS record "
+        f"ON record.key = %s AND {owner}"
+    )
+    params: list[int | str] = [_LOCK_NAMESPACE, lock_id, key]
+    if user_id is not None:
+        params.append(user_id)
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_try_advisory_xact_lock(%s, %s)", [_LOCK_NAMESPACE, lock_id])
-        (acquired,) = cursor.fetchone()
+        cursor.execute(sql, params)
+        acquired, *values, headers = cursor.fetchone()
     if not acquired:
-        message = (
-            "A request with this Idempotency-Key is still being processed. "
-            "Retry in a moment to get its response."
-        )
         raise Conflict(
-            message, code="idempotency_key_in_flight", fields={IDEMPOTENCY_HEADER: [message]}
+            _IN_FLIGHT, code="idempotency_key_in_flight", fields={IDEMPOTENCY_HEADER: [_IN_FLIGHT]}
         )
+    if values[0] is None:
+        return None
+    record = IdempotencyRecord(user_id=user_id, key=key)
+    for name, value in [*zip(_RECORD_COLUMNS, values, strict=True), ("response_headers", headers)]:
+        model_field = IdempotencyRecord._meta.get_field(name)
+        from_db = getattr(model_field, "from_db_value", None)  # JSON columns arrive as text
+        setattr(record, name, value if from_db is None else from_db(value, None, connection))
+    return record
 
 
 def _find(user_id: int | None, key: str) -> IdempotencyRecord | None:
@@ -163,8 +190,7 @@ def run_idempotent(request: Request, handler: Callable[[], Response]) -> Respons
     fingerprint = request_fingerprint(request.data)
     try:
         with transaction.atomic():
-            _lock_in_flight(user_id, key)
-            existing = _find(user_id, key)
+            existing = _lock_and_find(user_id, key)
             if existing is not None:
                 return _replay(existing, request, fingerprint)
             response = handler()
