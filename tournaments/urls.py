@@ -14,6 +14,7 @@ urlpatterns = [
         views.stage_live,
         name="stage-live",
     ),
+    path("tournaments/<slug:slug>/schedule/", views.schedule, name="schedule"),
     path("tournaments/<slug:slug>/screen/", views.big_screen, name="big-screen"),
     path("tournaments/<slug:slug>/screen/live/", views.big_screen_live, name="big-screen-live"),
     path("tournaments/<slug:slug>/director/", views.director_day, name="director-day"),

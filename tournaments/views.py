@@ -8,7 +8,7 @@ the services; what is here shapes the data for the templates.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,9 +58,10 @@ ROUND_WORDS = {
 }
 
 
-def _words(text: str) -> str:
-    """Words inside the bracket drawing, in the page's language where we have them."""
-    return str(ROUND_WORDS.get(text, text))
+def bracket_words() -> Callable[[str], str]:
+    """Words inside the bracket drawing, in the page's language (translated once per page)."""
+    words = {key: str(value) for key, value in ROUND_WORDS.items()}
+    return lambda text: words.get(text, text)
 
 
 def _tournament_or_404(request: HttpRequest, slug: str) -> Tournament:
@@ -117,13 +118,15 @@ def standings_tables(stage: Stage) -> list[StandingsTable]:
 def match_extras(document: Mapping[str, Any]) -> dict[str, MatchExtra]:
     """Per bracket match: its page, its score once started, its table, live or not."""
     extras = {}
+    # one reverse() for every match: the pattern has a single number in it
+    url_of = reverse("tournaments:match-detail", args=[987654321]).replace("987654321", "{}")
     for side in document["sides"]:
         for rnd in side["rounds"]:
             for item in rnd["matches"]:
                 started = item.get("state") in (Match.State.IN_PROGRESS, Match.State.COMPLETE)
                 score = item.get("score") or [0, 0]
                 extras[item["key"]] = MatchExtra(
-                    url=reverse("tournaments:match-detail", args=[item["id"]])
+                    url=url_of.format(int(item["id"]))
                     if item.get("id") and item.get("status") != "void"
                     else None,
                     scores=(str(score[0]), str(score[1])) if started else None,
@@ -141,7 +144,7 @@ def bracket_of(stage: Stage, highlight: int | None) -> tuple[SafeString, list[tu
         names={},
         extras=match_extras(document),
         highlight=highlight,
-        translate=_words,
+        translate=bracket_words(),
     )
     followable = sorted(
         {
@@ -186,12 +189,25 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     context: dict[str, Any] = {
         "tournament": tournament,
         "overview": overview,
-        "schedule": selectors.tournament_schedule(tournament),
+        "schedule": selectors.tournament_schedule(
+            tournament, states=[Match.State.IN_PROGRESS, Match.State.READY]
+        ),
         "can_direct": selectors.tournament_directed_by(tournament, request.user),
     }
     if stage is not None:
         context.update(stage_context(stage, _highlight(request)))
     return render(request, "tournaments/detail.html", context)
+
+
+@require_GET
+def schedule(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every match of the tournament with its round, table, result and state."""
+    tournament = _tournament_or_404(request, slug)
+    return render(
+        request,
+        "tournaments/schedule.html",
+        {"tournament": tournament, "schedule": selectors.tournament_schedule(tournament)},
+    )
 
 
 @require_GET

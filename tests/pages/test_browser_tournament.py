@@ -67,5 +67,6 @@ def test_pool_standings_after_results(page):
     expect(leader).to_contain_text("1\u20130")
     expect(page.locator(".tiebreakers")).to_contain_text("Head-to-head")
     # the schedule shows the result at its table
+    page.click("text=The whole schedule")
     row = page.locator(f"tr[data-match='{first.pk}']")
     expect(row).to_contain_text("Complete")
