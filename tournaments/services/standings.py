@@ -61,7 +61,30 @@ def tiebreakers_for(stage: Stage) -> tuple[TieBreaker, ...]:
     return SWISS_TIEBREAKERS if stage.kind == Stage.Kind.SWISS else DEFAULT_TIEBREAKERS
 
 
-def match_result(match: Match) -> MatchResult | None:
+class MatchRow(NamedTuple):
+    """The columns of a match that standings read (loaded as plain tuples: cheap)."""
+
+    pool_id: int | None
+    home_id: int | None
+    away_id: int | None
+    winner_id: int | None
+    state: str
+    bye: bool
+    home_games: int
+    away_games: int
+    home_points: int
+    away_points: int
+    home_baits: int
+    away_baits: int
+
+
+class EntryRow(NamedTuple):
+    entry_id: int
+    pool_id: int | None
+    seed: int
+
+
+def match_result(match: MatchRow | Match) -> MatchResult | None:
     """The algorithm's view of a finished match; ``None`` if it does not count."""
     if match.home_id is None:
         return None
@@ -87,25 +110,10 @@ class PoolTable(NamedTuple):
     rows: tuple[StandingRow, ...]
 
 
-RESULT_COLUMNS = (
-    "pk",
-    "pool_id",
-    "home_id",
-    "away_id",
-    "winner_id",
-    "state",
-    "bye",
-    "home_games",
-    "away_games",
-    "home_points",
-    "away_points",
-    "home_baits",
-    "away_baits",
-)
-
-
 def stage_tables(
-    stage: Stage, stage_entries: Sequence[StageEntry], matches: Sequence[Match]
+    stage: Stage,
+    stage_entries: Sequence[EntryRow | StageEntry],
+    matches: Sequence[MatchRow | Match],
 ) -> list[PoolTable]:
     """The ordered table of every pool of ``stage`` (one table with pool ``None`` if no pools)."""
     by_pool: dict[int | None, list[int]] = {}
@@ -128,8 +136,14 @@ def stage_tables(
 
 def stage_tables_load(stage: Stage) -> list[PoolTable]:
     """Compute the tables of ``stage`` from the database (two queries), without storing them."""
-    stage_entries = list(StageEntry.objects.filter(stage=stage).only("entry_id", "pool_id", "seed"))
-    matches = list(Match.objects.filter(stage=stage).only(*RESULT_COLUMNS))
+    stage_entries = [
+        EntryRow._make(values)
+        for values in StageEntry.objects.filter(stage=stage).values_list(*EntryRow._fields)
+    ]
+    matches = [
+        MatchRow._make(values)
+        for values in Match.objects.filter(stage=stage).values_list(*MatchRow._fields)
+    ]
     return stage_tables(stage, stage_entries, matches)
 
 
