@@ -94,6 +94,7 @@ def test_describe_has_every_switch_in_plain_words():
 def test_describe_changes_with_every_switch():
     plain = dict(Ruleset().describe())
     for name, value in SWITCHES.items():
+        changed: object
         if isinstance(value, bool):
             changed = not value
         elif name == "forced_at":
@@ -104,7 +105,7 @@ def test_describe_changes_with_every_switch():
             changed = "caller"
         else:
             changed = "high_card"
-        words = dict(Ruleset(**{name: changed}).describe())
+        words = dict(Ruleset.from_json({name: changed}).describe())
         differ = [label for label in plain if plain[label] != words[label]]
         assert len(differ) == 1, name
     assert dict(Ruleset().describe())["Forced to call"] == "No: nobody is forced to name trump"
