@@ -1,13 +1,16 @@
-# mypy: disable-error-code="no-untyped-call,attr-defined,arg-type"
+# mypy: disable-error-code="no-untyped-call,attr-defined,arg-type,misc,operator"
 """The score-pad and game pages: what they show, what they refuse, how many queries they take."""
 
 import json
+import random
 
 import pytest
 from django.urls import reverse
+from django.utils.html import escape
 
 from scoring import services
-from scoring.models import Game, Hand
+from scoring.engine import simulate_hand
+from scoring.models import Game, Hand, MisplayDispute
 from tests.scoring.factories import GameFactory, UserFactory, record_hand, record_hands, summary
 
 pytestmark = pytest.mark.django_db
@@ -193,14 +196,39 @@ def test_end_early_and_start_the_next_game(client, keeper, game):
     )
 
 
-def test_dispute_is_opened_and_its_verdict_shown(client, keeper, game):
-    record_hand(game, summary(caller=0, card_points=(92, 70)))
+def test_dispute_is_opened_and_its_verdict_shown(
+    client, keeper, game, django_capture_on_commit_callbacks
+):
+    played = simulate_hand(game.engine_ruleset, random.Random(7), 0)
+    record_hand(game, played.summary.to_json())
     client.force_login(keeper)
     url = reverse("scoring:hand-dispute", args=[game.pk, 1])
-    response = client.post(url, {"called_by": "1", "accused": "0", "trick": "1", "tricks": "JH"})
-    assert response.status_code in (302, 400)
-    if response.status_code == 400:
-        assert response.context["form"].errors
+    tricks = "\n".join(" ".join(str(card) for card in trick) for trick in played.record.tricks)
+    accused = (played.summary.caller + 1) % 4
+    data = {"called_by": str((accused + 1) % 4), "accused": str(accused), "trick": "2"}
+    # a record that could not have happened is rejected by the engine, with its reason
+    with django_capture_on_commit_callbacks(execute=True):
+        assert client.post(url, {**data, "tricks": "JH JH JH JH"}).status_code == 302
+    rejected = MisplayDispute.objects.get()
+    assert rejected.status == MisplayDispute.Status.RECORD_REJECTED
+    page = client.get(reverse("scoring:game-pad", args=[game.pk])).content.decode()
+    assert "Record rejected" in page
+    assert escape(rejected.reason) in page
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client.post(url, {**data, "tricks": tricks})
+    assert response.status_code == 302
+    dispute = MisplayDispute.objects.exclude(pk=rejected.pk).get()
+    # every card was played legally: the engine finds no misplay
+    assert dispute.status == MisplayDispute.Status.NOT_PROVEN
+    page = client.get(reverse("scoring:game-pad", args=[game.pk])).content.decode()
+    assert f'data-dispute="{dispute.pk}" data-status="not_proven"' in page
+    # a director upholds the verdict from the day's page form
+    director = UserFactory(director=True)
+    client.force_login(director)
+    rule = reverse("scoring:dispute-rule", args=[dispute.pk])
+    assert client.post(rule, {"ruling": "upheld", "next": "/"}).status_code == 302
+    dispute.refresh_from_db()
+    assert dispute.ruling == "upheld"
 
 
 def test_casual_game_from_four_names(client, keeper):
