@@ -67,10 +67,12 @@ class Accusation:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Accusation:
         d = _parse.obj(data, "an accusation")
-        trick = d.get("trick")
-        if not isinstance(trick, int) or isinstance(trick, bool):
+        trick: Any = d.get("trick")
+        if not _parse.is_int(trick) or not 1 <= trick <= 9:
             raise InvalidEntry(
-                "trick must be a trick number 1 to 9", code="bad_trick", field="trick"
+                f"trick must be a trick number 1 to 9, not {trick!r}",
+                code="bad_trick",
+                field="trick",
             )
         proof = d.get("proof_card")
         return cls(
@@ -118,6 +120,11 @@ class Verdict:
         if not _parse.is_int(trick) or not (proof_trick is None or _parse.is_int(proof_trick)):
             raise InvalidEntry(
                 "trick numbers must be whole numbers", code="bad_trick", field="trick"
+            )
+        if rule is not None and rule not in {r.value for r in MisplayRule}:
+            names = ", ".join(f'"{r.value}"' for r in MisplayRule)
+            raise InvalidEntry(
+                f"{rule!r} is not a rule of play: use {names}", code="bad_rule", field="rule"
             )
         return cls(
             proven=_parse.boolean(d.get("proven"), "proven"),

@@ -242,6 +242,13 @@ def test_verdict_and_accusation_json():
     with pytest.raises(InvalidEntry) as info:
         Accusation.from_json({"accused": 1, "trick": "two"})
     assert info.value.field == "trick"
+    with pytest.raises(InvalidEntry) as info:
+        Accusation.from_json({"accused": 1, "trick": 12})
+    assert str(info.value) == "trick must be a trick number 1 to 9, not 12"
+    with pytest.raises(InvalidEntry) as info:
+        Verdict.from_json(v.to_json() | {"rule": "cheating"})
+    assert (info.value.code, info.value.field) == ("bad_rule", "rule")
+    assert '"follow_suit", "trump", "beat_trump"' in str(info.value)
 
 
 def test_a_misplay_is_called_on_an_opponent():
