@@ -100,13 +100,22 @@ class TrickRecord:
             raise InvalidEntry(
                 "hands must be four lists of nine cards", code="bad_json", field="hands"
             )
+        runs_data = d.get("runs") or []
+        if not isinstance(runs_data, list | tuple):
+            raise InvalidEntry("runs must be a list of runs", code="bad_json", field="runs")
         runs: list[RunShown] = []
-        for i, r in enumerate(d.get("runs") or []):
+        for i, r in enumerate(runs_data):
             try:
                 runs.append(RunShown.from_json(r))
             except EngineError as exc:
                 raise exc.nested(f"runs.{i}") from None
         leaders = d.get("leaders")
+        if leaders is not None and not isinstance(leaders, list | tuple):
+            raise InvalidEntry(
+                "leaders must be a list of seats, the leader of each trick",
+                code="bad_json",
+                field="leaders",
+            )
         return cls(
             dealer=_parse.seat(d.get("dealer"), "dealer"),
             caller=_parse.seat(d.get("caller"), "caller", optional=True),

@@ -165,6 +165,10 @@ def test_json_round_trip_and_errors():
     with pytest.raises(InvalidEntry) as info:
         TrickRecord.from_json(data)
     assert info.value.field == "tricks.2.1"
+    for field, bad in (("leaders", 5), ("runs", "a fifty")):
+        with pytest.raises(InvalidEntry) as info:
+            TrickRecord.from_json(rec.to_json() | {field: bad})
+        assert (info.value.code, info.value.field) == ("bad_json", field)
 
 
 FIVE_HEARTS = tuple(
