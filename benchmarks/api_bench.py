@@ -16,7 +16,8 @@ What it does, start to end:
    the way) and Celery tasks sent to Redis on a queue of the benchmark's own (purged after), as
    in production;
 4. drives it with ``--pads`` threads, each one score-pad with a keep-alive connection: in each
-   round first every pad sends ``--hands`` bare inserts, then every pad enters ``--hands`` hands
+   round first every pad sends ``--hands`` bare inserts, then as many inserts through DRF with
+   token authentication (a second reference), then every pad enters ``--hands`` hands
    with ``POST /api/v1/games/{id}/hands/`` (token, ``Idempotency-Key``, the hand number),
    moving to its next game when one is over;
 5. prints requests per second and p50/p99 latency of both, and the ratio; checks that the
@@ -85,7 +86,7 @@ class Phase:
     def line(self) -> str:
         errors = {s: n for s, n in sorted(self.statuses.items()) if not 200 <= s < 300}
         return (
-            f"{self.name:<28} {self.ok:>6} ok in {self.seconds:6.2f} s  "
+            f"{self.name:<34} {self.ok:>6} ok in {self.seconds:6.2f} s  "
             f"{self.rate:8.1f} /s   p50 {self.percentile(50):6.1f} ms   "
             f"p99 {self.percentile(99):6.1f} ms" + (f"   errors {errors}" if errors else "")
         )
@@ -282,12 +283,19 @@ def run_phase(
     return phase
 
 
-def bare_work(count: int) -> Callable[[int, Client, Phase], None]:
+def insert_work(
+    path: str, count: int, pads: list[Pad] | None = None
+) -> Callable[[int, Client, Phase], None]:
+    """Insert ``count`` rows; with ``pads``, each as its pad's account (token)."""
+
     def work(index: int, client: Client, phase: Phase) -> None:
+        headers = {"Content-Type": "application/json"}
+        if pads is not None:
+            headers["Authorization"] = f"Token {pads[index].token}"
         for n in range(count):
             body = json.dumps({"pad": index, "n": n, "caller": 1, "trump": "H"}).encode()
             began = time.perf_counter()
-            status, _ = client.post("/bench/bare/", body, {"Content-Type": "application/json"})
+            status, _ = client.post(path, body, headers)
             phase.record(status, time.perf_counter() - began)
 
     return work
@@ -372,29 +380,38 @@ def main() -> None:
     )
     try:
         clients = [Client(port) for _ in range(args.pads)]
-        run_phase(Phase("warm-up bare"), clients, bare_work(2))
+        run_phase(Phase("warm-up bare"), clients, insert_work("/bench/bare/", 2))
+        run_phase(Phase("warm-up token"), clients, insert_work("/bench/token-insert/", 2, pads))
         run_phase(Phase("warm-up hands"), clients, hand_work(pads, 0, 1))
-        bare_total, hands_total = (
-            Phase("bare insert (all rounds)"),
-            Phase("hand entry (all rounds)"),
-        )
+        names = ("bare insert", "token insert (DRF)", "hand entry")
+        totals = {name: Phase(f"{name} (all rounds)") for name in names}
         for round_number in range(args.rounds):
             print(f"round {round_number + 1}: {load()}")
-            bare = run_phase(Phase("  bare insert"), clients, bare_work(args.hands))
-            print(bare.line())
             first = 1 + round_number * args.hands
-            hands = run_phase(Phase("  hand entry"), clients, hand_work(pads, first, args.hands))
-            print(hands.line())
-            for total, phase in ((bare_total, bare), (hands_total, hands)):
+            works = {
+                "bare insert": insert_work("/bench/bare/", args.hands),
+                "token insert (DRF)": insert_work("/bench/token-insert/", args.hands, pads),
+                "hand entry": hand_work(pads, first, args.hands),
+            }
+            for name in names:
+                phase = run_phase(Phase(f"  {name}"), clients, works[name])
+                print(phase.line())
+                total = totals[name]
                 total.latencies += phase.latencies
                 total.seconds += phase.seconds
                 for status, n in phase.statuses.items():
                     total.statuses[status] = total.statuses.get(status, 0) + n
         print()
-        print(bare_total.line())
-        print(hands_total.line())
+        for name in names:
+            print(totals[name].line())
+        bare_total, token_total, hands_total = (totals[name] for name in names)
         ratio = hands_total.rate / bare_total.rate if bare_total.rate else 0.0
+        framework = token_total.rate / bare_total.rate if bare_total.rate else 0.0
         p99 = hands_total.percentile(99)
+        print(
+            f"token insert (DRF) / bare insert throughput: {framework:.0%} "
+            "(what authentication and DRF cost alone)"
+        )
         print(
             f"hand entry / bare insert throughput: {ratio:.0%} (goal >= 60%); "
             f"hand entry p99 {p99:.1f} ms (goal < 100 ms) at {args.pads} score-pads"

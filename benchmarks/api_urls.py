@@ -1,6 +1,11 @@
-"""The service's URLs plus ``POST /bench/bare/``: a plain Django view that reads the JSON body
-and inserts one row, the floor against which the hand endpoint is measured. Loaded only by
-``benchmarks.api_settings``."""
+"""The service's URLs plus two benchmark-only endpoints, loaded only by
+``benchmarks.api_settings``:
+
+* ``POST /bench/bare/``: a plain Django view that reads the JSON body and inserts one row, the
+  floor against which the hand endpoint is measured;
+* ``POST /bench/token-insert/``: the same insert behind DRF with token authentication, to show
+  how much of the difference is the framework and how much is entering a hand.
+"""
 
 import json
 
@@ -10,23 +15,41 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_POST
+from rest_framework.permissions import IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
 
 from tarabish_site.urls import urlpatterns as site_urlpatterns
 
 BARE_TABLE = getattr(settings, "BENCH_BARE_TABLE", "bench_bare_row")
 
 
-@csrf_exempt
-@require_POST
-def bare_insert(request: HttpRequest) -> HttpResponse:
-    body = json.loads(request.body)
+def _insert(body: object) -> int:
     with connection.cursor() as cursor:
         cursor.execute(
             f"INSERT INTO {BARE_TABLE} (body) VALUES (%s) RETURNING id",  # noqa: S608 - constant
             [json.dumps(body)],
         )
         (row_id,) = cursor.fetchone()
-    return JsonResponse({"id": row_id}, status=201)
+    return int(row_id)
 
 
-urlpatterns = [path("bench/bare/", bare_insert), *site_urlpatterns]
+@csrf_exempt
+@require_POST
+def bare_insert(request: HttpRequest) -> HttpResponse:
+    return JsonResponse({"id": _insert(json.loads(request.body))}, status=201)
+
+
+class TokenInsertView(APIView):
+    permission_classes = [IsAuthenticated]
+
+    def post(self, request: Request) -> Response:
+        return Response({"id": _insert(request.data)}, status=201)
+
+
+urlpatterns = [
+    path("bench/bare/", bare_insert),
+    path("bench/token-insert/", TokenInsertView.as_view()),
+    *site_urlpatterns,
+]
