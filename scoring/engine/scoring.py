@@ -182,6 +182,11 @@ class HandResult:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HandResult:
         d = _parse.obj(data, "a hand result")
+        counted = d.get("runs_counted") or []
+        if not isinstance(counted, list | tuple):
+            raise InvalidEntry(
+                "runs_counted must be a list of runs", code="bad_json", field="runs_counted"
+            )
         try:
             call = d.get("call_outcome")
             return cls(
@@ -199,7 +204,7 @@ class HandResult:
                 runs_counted_by=_parse.seat(
                     d.get("runs_counted_by"), "runs_counted_by", optional=True
                 ),
-                runs_counted=tuple(Run.from_json(r) for r in d.get("runs_counted", ())),
+                runs_counted=tuple(Run.from_json(r) for r in counted),
                 bella_seat=_parse.seat(d.get("bella_seat"), "bella_seat", optional=True),
                 misplay_by=_parse.seat(d.get("misplay_by"), "misplay_by", optional=True),
                 misplay_accused=_parse.seat(

@@ -331,3 +331,11 @@ def test_bella_impossible_when_another_player_showed_king_or_queen_of_trump(kind
 def test_bella_possible_beside_a_run_without_king_or_queen():
     r = score_summary(STD, line(bella_seat=1, runs=(RunShown(0, RunKind.FIFTY, H, Rank.JACK),)))
     assert r.bella_points == (0, 20)
+
+
+@pytest.mark.parametrize("bad", [5, True, 1.5])
+def test_result_json_with_runs_counted_not_a_list(bad: object) -> None:
+    r = score_summary(STD, line())
+    with pytest.raises(InvalidEntry) as info:
+        HandResult.from_json(r.to_json() | {"runs_counted": bad})
+    assert info.value.field == "runs_counted"
