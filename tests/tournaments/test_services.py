@@ -586,3 +586,16 @@ def test_best_of_three_ends_when_one_side_has_two_games() -> None:
     assert (match.home_games, match.away_games) == (0, 2)
     assert match.match_games.count() == 2
     assert match.winner_id == match.away_id
+
+
+def test_the_periodic_full_recompute_repairs_stored_standings() -> None:
+    from tournaments import tasks
+
+    stage = _tournament_with_results(8)
+    standings_recompute(stage_id=stage.pk, force=True)
+    right = list(Standing.objects.filter(stage=stage).values_list("entry_id", "place", "played"))
+    Standing.objects.filter(stage=stage).update(place=99, played=0)
+    Standing.objects.filter(stage=stage, entry_id=right[0][0]).delete()
+    tasks.standings_recompute_all.run()
+    again = list(Standing.objects.filter(stage=stage).values_list("entry_id", "place", "played"))
+    assert again == right
