@@ -31,6 +31,7 @@ from scoring.engine import (
     InvalidEntry,
     MisplayCall,
     Ruleset,
+    Suit,
     TrickRecord,
     adjudicate,
     choose_first_dealer,
@@ -800,7 +801,37 @@ def _evidence(hand: Hand, evidence: Mapping[str, Any] | None) -> _Evidence:
             record = TrickRecord.from_json(data)
         except EngineError as exc:
             raise exc.nested("evidence") from None
+        _refuse_other_hand(hand, record)
     return _Evidence(record, record.to_json())
+
+
+def _refuse_other_hand(hand: Hand, record: TrickRecord) -> None:
+    """Evidence must be the record of this hand: the same caller and trump as entered."""
+
+    def caller_words(seat: int | None) -> str:
+        return "nobody (all passed)" if seat is None else f"seat {seat}"
+
+    def trump_words(letter: str) -> str:
+        return Suit(letter).label if letter else "no trump"
+
+    trump = "" if record.trump is None else record.trump.value
+    if record.caller != hand.caller:
+        field = "caller"
+        what = (
+            f"{caller_words(record.caller)} called, "
+            f"hand {hand.number} says {caller_words(hand.caller)}"
+        )
+    elif trump != hand.trump:
+        field = "trump"
+        what = (
+            f"the trump is {trump_words(trump)}, hand {hand.number} says {trump_words(hand.trump)}"
+        )
+    else:
+        return
+    message = f"this trick record is of another hand: in it {what}"
+    raise ValidationFailed(
+        message, code="evidence_other_hand", fields={f"evidence.{field}": [message]}
+    )
 
 
 @transaction.atomic

@@ -175,6 +175,22 @@ def test_dispute_input_is_checked() -> None:
             hand=hand, called_by=0, accused=1, trick=1, evidence={**EVIDENCE, "dealer": 0}
         )
     assert bad.value.field == "evidence.dealer"
+    with pytest.raises(ValidationFailed) as err:
+        services.dispute_open(
+            hand=hand, called_by=0, accused=1, trick=1, evidence={**EVIDENCE, "trump": "S"}
+        )
+    assert err.value.fields == {
+        "evidence.trump": [
+            "this trick record is of another hand: in it the trump is spades, hand 1 says hearts"
+        ]
+    }
+    with pytest.raises(ValidationFailed) as err:
+        services.dispute_open(
+            hand=hand, called_by=0, accused=1, trick=1, evidence={**EVIDENCE, "caller": 1}
+        )
+    assert err.value.message == (
+        "this trick record is of another hand: in it seat 1 called, hand 1 says seat 0"
+    )
     assert not MisplayDispute.objects.exists()
 
 
