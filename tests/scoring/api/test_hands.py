@@ -340,3 +340,16 @@ def test_entering_a_hand_takes_as_many_queries_as_the_first(
         response = enter(api, game, headers={"Idempotency-Key": "h32"}, **summary(0))
     assert response.status_code == 201
     assert response.json()["number"] == 32
+
+
+@pytest.mark.parametrize("body", ["[1, 2]", '"a hand"', "{not json"])
+def test_a_body_that_is_not_an_object_is_a_400(api: APIClient, game: Game, body: str) -> None:
+    record_hand(game)
+    created = api.post(hands_url(game), body, content_type="application/json")
+    assert created.status_code == 400
+    assert set(created.json()) == {"message", "code", "fields"}
+    corrected = api.put(
+        f"{hands_url(game)}1/", body, content_type="application/json", headers={"If-Match": '"1"'}
+    )
+    assert corrected.status_code == 400
+    assert Hand.objects.count() == 1
