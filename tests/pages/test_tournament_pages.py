@@ -172,3 +172,20 @@ def test_private_tournaments_are_not_shown(client):
     url = reverse("tournaments:tournament-detail", args=[tournament.slug])
     assert client.get(url).status_code == 404
     assert Stage.objects.filter(tournament=tournament).exists()
+
+
+def test_team_and_player_pages_query_count_is_flat(client, django_assert_max_num_queries):
+    tournament, stage = started(8, "single_elim")
+    ready = list(Match.objects.filter(stage=stage, state=Match.State.READY).order_by("pk"))
+    first = win_match(ready[0], "home")
+    team = first.home.team
+    few_url = reverse("tournaments:team-detail", args=[ready[1].home.team_id])
+    many_url = reverse("tournaments:team-detail", args=[team.pk])
+    with django_assert_max_num_queries(12) as few:
+        client.get(few_url)
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        client.get(many_url)
+    with django_assert_max_num_queries(12) as few:
+        client.get(reverse("tournaments:player-detail", args=[ready[1].home.team.player_one_id]))
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        client.get(reverse("tournaments:player-detail", args=[team.player_one_id]))
