@@ -175,7 +175,7 @@ def test_private_tournaments_are_not_shown(client):
 
 
 def test_team_and_player_pages_query_count_is_flat(client, django_assert_max_num_queries):
-    tournament, stage = started(8, "single_elim")
+    _tournament, stage = started(8, "single_elim")
     ready = list(Match.objects.filter(stage=stage, state=Match.State.READY).order_by("pk"))
     first = win_match(ready[0], "home")
     team = first.home.team
