@@ -492,7 +492,7 @@ def _score(
         summary = _summary_of(entry, dealer, number)
         if decision is None or dispute is None:
             return score_summary(rules, summary)
-        call = MisplayCall(called_by=dispute.called_by, proven=decision)
+        call = MisplayCall(called_by=dispute.called_by, proven=decision, accused=dispute.accused)
         stopped = HandSummary(
             dealer=summary.dealer,
             caller=summary.caller,
@@ -507,7 +507,8 @@ def _score(
     if entry_kind == Hand.EntryKind.TRICKS:
         record, misplay = _record_of(entry, dealer, number)
         if decision is not None and dispute is not None:
-            return score_misplay(rules, record, MisplayCall(dispute.called_by, decision))
+            call = MisplayCall(dispute.called_by, decision, dispute.accused)
+            return score_misplay(rules, record, call)
         if misplay is not None:
             return score_misplay(rules, record, MisplayCall.from_json(misplay))
         return score_tricks(rules, record)

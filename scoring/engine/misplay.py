@@ -370,12 +370,11 @@ def score_misplay(
             raise InvalidEntry(
                 "say who called the misplay", code="missing_field", field="called_by"
             )
-        mc = MisplayCall(seat, call.proven)
-        accused: int | None = call.accused
+        mc = MisplayCall(seat, call.proven, call.accused)
     else:
         mc = call
-        accused = None
-    _parse.seat(mc.called_by, "called_by")
+    accused = mc.accused
+    mc.validate("" if isinstance(call, Verdict) else "misplay.")
     runs: tuple[RunShown, ...]
     if isinstance(context, TrickRecord):
         compile_record(context)

@@ -225,13 +225,15 @@ class HandResult:
 
 @dataclass(frozen=True, slots=True)
 class MisplayCall:
-    """A misplay called at the table: who called it and whether it was proven."""
+    """A misplay called at the table: who called it, whether it was proven, and (when the
+    score-sheet notes it) the seat accused of it, so directors still see who made it."""
 
     called_by: int
     proven: bool
+    accused: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"called_by": self.called_by, "proven": self.proven}
+        return {"called_by": self.called_by, "proven": self.proven, "accused": self.accused}
 
     @classmethod
     def from_json(cls, data: Any, field: str = "misplay") -> MisplayCall:
@@ -239,7 +241,31 @@ class MisplayCall:
         return cls(
             called_by=_parse.seat(d.get("called_by"), f"{field}.called_by"),
             proven=_parse.boolean(d.get("proven"), f"{field}.proven"),
+            accused=_parse.seat(d.get("accused"), f"{field}.accused", optional=True),
         )
+
+    def validate(self, prefix: str = "misplay.") -> None:
+        """Seats in range, and the accused an opponent of the seat calling the misplay.
+
+        >>> MisplayCall(called_by=0, proven=True, accused=2).validate()
+        Traceback (most recent call last):
+        ...
+        scoring.engine.errors.InvalidEntry: seat 0 cannot call a misplay on seat 2: they are partners, and a misplay is called on an opponent
+        """  # noqa: E501
+        _parse.seat(self.called_by, f"{prefix}called_by")
+        _parse.seat(self.accused, f"{prefix}accused", optional=True)
+        if self.accused is not None and self.accused % 2 == self.called_by % 2:
+            whom = (
+                "themselves"
+                if self.accused == self.called_by
+                else f"seat {self.accused}: they are partners"
+            )
+            raise InvalidEntry(
+                f"seat {self.called_by} cannot call a misplay on {whom}, and a misplay is "
+                "called on an opponent",
+                code="accused_partner",
+                field=f"{prefix}accused",
+            )
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,7 +377,7 @@ class HandSummary:
                     )
             return
         if self.misplay is not None:
-            _parse.seat(self.misplay.called_by, "misplay.called_by")
+            self.misplay.validate()
             if self.thrown_in_by is not None:
                 raise InvalidEntry(
                     "a hand cannot be both thrown in and stopped for a misplay",
@@ -499,6 +525,8 @@ def settle(
     hand_total = total_cards + sum(runs_pts) + sum(bella_pts)
     counted_runs = tuple(r.run for r in counted)
     if misplay is not None:
+        if misplay_accused is None:
+            misplay_accused = misplay.accused
         winner = team_of(misplay.called_by) if misplay.proven else 1 - team_of(misplay.called_by)
         cards = (total_cards, 0) if winner == 0 else (0, total_cards)
         rpts = (sum(runs_pts), 0) if winner == 0 else (0, sum(runs_pts))

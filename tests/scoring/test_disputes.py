@@ -58,6 +58,7 @@ def test_proven_misplay_gives_the_calling_team_the_whole_hand(
         2,
     )
     assert hand.entry == summary(caller=0, card_points=(92, 70))  # the entry is untouched
+    assert (hand.result["misplay_by"], hand.result["misplay_accused"]) == (0, 1)
     assert [r.action for r in hand.revisions.order_by("version")] == ["recorded", "dispute"]
     game = Game.objects.get(pk=hand.game_id)
     assert (game.score_a, game.score_b) == (162, 0)

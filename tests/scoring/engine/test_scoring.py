@@ -339,3 +339,26 @@ def test_result_json_with_runs_counted_not_a_list(bad: object) -> None:
     with pytest.raises(InvalidEntry) as info:
         HandResult.from_json(r.to_json() | {"runs_counted": bad})
     assert info.value.field == "runs_counted"
+
+
+def test_the_score_sheet_may_note_who_made_the_misplay() -> None:
+    # RULES.md: a misplay is not cheating; tournament directors still see who made it
+    call = MisplayCall(called_by=1, proven=True, accused=2)
+    r = score_summary(STD, line(card_points=None, misplay=call))
+    assert (r.outcome, r.points, r.misplay_by, r.misplay_accused) == (
+        Outcome.MISPLAY_PROVEN,
+        (0, 162),
+        1,
+        2,
+    )
+    assert HandSummary.from_json(line(card_points=None, misplay=call).to_json()).misplay == call
+    assert score_summary(STD, line(misplay=MisplayCall(1, False))).misplay_accused is None
+    with pytest.raises(InvalidEntry) as info:
+        score_summary(STD, line(card_points=None, misplay=MisplayCall(1, True, accused=3)))
+    assert (info.value.code, info.value.field) == ("accused_partner", "misplay.accused")
+    with pytest.raises(InvalidEntry) as info:
+        HandSummary.from_json(
+            line(misplay=MisplayCall(1, True)).to_json()
+            | {"misplay": {"called_by": 1, "proven": True, "accused": 4}}
+        )
+    assert info.value.field == "misplay.accused"
