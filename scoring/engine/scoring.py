@@ -466,13 +466,15 @@ _TWO_PLAYERS = frozenset(x + y for x in _ONE_PLAYER for y in _ONE_PLAYER)
 
 def _check_run_points(run_points: tuple[int, int], ruleset: Ruleset) -> None:
     allowed = _TWO_PLAYERS if ruleset.runs_count_for_team else _ONE_PLAYER
+    source = (
+        "a team's runs come from its two players' cards"
+        if ruleset.runs_count_for_team
+        else "a player's runs come from nine cards"
+    )
     for i, p in enumerate(run_points):
         if not _parse.is_int(p) or p not in allowed:
             raise InvalidEntry(
-                f"run points {p!r} are impossible: runs are twenties and fifties, and "
-                + ("a team's" if ruleset.runs_count_for_team else "a player's")
-                + " runs come from nine cards" * (not ruleset.runs_count_for_team)
-                + " two players' cards" * ruleset.runs_count_for_team,
+                f"run points {p!r} are impossible: runs are twenties and fifties, and {source}",
                 code="run_points_impossible",
                 field=f"run_points.{i}",
             )

@@ -362,3 +362,19 @@ def test_the_score_sheet_may_note_who_made_the_misplay() -> None:
             | {"misplay": {"called_by": 1, "proven": True, "accused": 4}}
         )
     assert info.value.field == "misplay.accused"
+
+
+def test_impossible_run_points_are_explained_in_words() -> None:
+    with pytest.raises(InvalidEntry) as info:
+        score_summary(STD, line(run_points=(30, 0)))
+    assert str(info.value) == (
+        "run points 30 are impossible: runs are twenties and fifties, and a player's runs "
+        "come from nine cards"
+    )
+    with pytest.raises(InvalidEntry) as info:
+        score_summary(Ruleset(runs_count_for_team=True), line(run_points=(0, 210)))
+    assert info.value.field == "run_points.1"
+    assert str(info.value) == (
+        "run points 210 are impossible: runs are twenties and fifties, and a team's runs "
+        "come from its two players' cards"
+    )
