@@ -360,18 +360,18 @@ class HandSummary:
                     field="caller",
                 )
             extra = (
-                ("trump", self.trump is not None),
-                ("card_points", self.card_points not in (None, (0, 0))),
-                ("runs", bool(self.runs)),
-                ("run_points", self.run_points not in (None, (0, 0))),
-                ("bella_seat", self.bella_seat is not None),
-                ("misplay", self.misplay is not None),
-                ("thrown_in_by", self.thrown_in_by is not None),
+                ("trump", "trump", self.trump is not None),
+                ("card_points", "card points", self.card_points not in (None, (0, 0))),
+                ("runs", "runs", bool(self.runs)),
+                ("run_points", "run points", self.run_points not in (None, (0, 0))),
+                ("bella_seat", "bella", self.bella_seat is not None),
+                ("misplay", "misplay", self.misplay is not None),
+                ("thrown_in_by", "throw-in", self.thrown_in_by is not None),
             )
-            for name, bad in extra:
+            for name, words, bad in extra:
                 if bad:
                     raise InvalidEntry(
-                        f"a void hand (all passed) has no {name.replace('_', ' ')}",
+                        f"a void hand (all passed) has no {words}",
                         code="void_hand",
                         field=name,
                     )

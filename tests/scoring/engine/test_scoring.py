@@ -200,6 +200,15 @@ def test_void_hand_under_dealer_may_pass():
             HandSummary(dealer=2, caller=None, trump=H, card_points=None),
         )
     assert info.value.field == "trump"
+    with pytest.raises(InvalidEntry) as info:
+        score_summary(
+            Ruleset(dealer_may_pass=True),
+            HandSummary(dealer=2, caller=None, trump=None, card_points=None, bella_seat=1),
+        )
+    assert (info.value.field, str(info.value)) == (
+        "bella_seat",
+        "a void hand (all passed) has no bella",
+    )
 
 
 def test_misplay_proven_calling_team_scores_whole_hand():
