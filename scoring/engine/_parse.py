@@ -63,7 +63,12 @@ def cards(value: Any, field: str) -> tuple[Card, ...]:
 
 def int_pair(value: Any, field: str) -> tuple[int, int]:
     if not isinstance(value, list | tuple) or len(value) != 2 or not all(is_int(v) for v in value):
-        raise InvalidEntry("expected two whole numbers, one per team", code="bad_json", field=field)
+        words = field.rsplit(".", 1)[-1].replace("_", " ")
+        raise InvalidEntry(
+            f"{words} must be two whole numbers, one per team, not {value!r}",
+            code="bad_json",
+            field=field,
+        )
     return (value[0], value[1])
 
 

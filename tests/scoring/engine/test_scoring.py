@@ -387,3 +387,13 @@ def test_impossible_run_points_are_explained_in_words() -> None:
         "run points 210 are impossible: runs are twenties and fifties, and a team's runs "
         "come from its two players' cards"
     )
+
+
+def test_card_points_of_the_wrong_shape_are_named() -> None:
+    data = line().to_json() | {"card_points": [80]}
+    with pytest.raises(InvalidEntry) as info:
+        HandSummary.from_json(data)
+    assert (info.value.field, str(info.value)) == (
+        "card_points",
+        "card points must be two whole numbers, one per team, not [80]",
+    )
