@@ -236,3 +236,11 @@ def test_a_retry_while_the_first_request_runs_gets_409_then_the_response(
     assert replay.status_code == 201
     assert replay.headers["Idempotent-Replayed"] == "true"
     assert Group.objects.count() == 1
+
+
+def test_celery_beat_expires_old_records_every_hour() -> None:
+    from django.conf import settings
+
+    entry = settings.CELERY_BEAT_SCHEDULE["idempotency-records-expire"]
+    assert entry["task"] == idempotency_records_expire_task.name
+    assert entry["schedule"] == 3600.0
