@@ -368,6 +368,9 @@ def _check_runs_cut_from_the_top(
             held = _mask(plays[r.seat])
         else:
             continue
+        s = r.suit.index
+        if (r.kind.length, int(r.top) - 6) in _bits.RUNS9[held >> 9 * s & 511]:
+            continue
         try:
             check_claims(_bits.cards_of(held), (r.run,), who=f"seat {r.seat}")
         except InvalidEntry as exc:
