@@ -71,7 +71,11 @@ def _optional_seat(value: str | None) -> int | None:
 class HandForm(forms.Form):
     """One line of the score-sheet, as a scorekeeper taps it in."""
 
-    caller = forms.ChoiceField(label=_("Who called trump?"), widget=forms.RadioSelect)
+    caller = forms.ChoiceField(
+        label=_("Who called trump?"),
+        widget=forms.RadioSelect,
+        error_messages={"required": _("Choose who called trump.")},
+    )
     trump = forms.ChoiceField(label=_("Trump"), widget=forms.RadioSelect, required=False)
     count_team = forms.ChoiceField(label=_("Count of"), widget=forms.RadioSelect, required=False)
     count = forms.IntegerField(label=_("Card points"), required=False, min_value=0)

@@ -1,4 +1,5 @@
-"""Pages of the scoring app: the score-pad, game, player and team pages, and the offline shell.
+"""Pages of the scoring app: the score-pad, the game pages, the printable sheet, and the shell
+that lets the score-pad work offline (web app manifest, service worker).
 
 Views read through :mod:`scoring.selectors` and write through :mod:`scoring.services`; what is
 left here is shaping for the templates (names of seats, labels, chart points). Hands are
@@ -61,12 +62,6 @@ OUTCOME_LABELS = {
     "misplay_proven": gettext_lazy("Misplay proven"),
     "misplay_not_proven": gettext_lazy("Misplay not proven"),
     "thrown_in": gettext_lazy("Thrown in"),
-}
-DISPUTE_LABELS = {
-    "pending": gettext_lazy("Waiting for the verdict"),
-    "proven": gettext_lazy("Misplay proven"),
-    "not_proven": gettext_lazy("Misplay not proven"),
-    "record_rejected": gettext_lazy("Record rejected"),
 }
 SUITS = {suit.value: suit for suit in Suit}
 #: How many dealers ahead the score-pad knows, for hands entered with no signal.
@@ -334,7 +329,7 @@ def pad_config(request: HttpRequest, game: Game) -> dict[str, Any]:
         "seats": seat_names(game),
         "teams": [game.team_a.name, game.team_b.name],
         "urls": {
-            "hands": f"/api/v1/games/{game.pk}/hands/",
+            "hands": reverse("api:game-hand-list", kwargs={"game_pk": game.pk}),
             "preview": reverse("scoring:game-preview", args=[game.pk]),
             "sheet": reverse("scoring:game-pad-sheet", args=[game.pk]),
         },
@@ -346,8 +341,6 @@ def pad_config(request: HttpRequest, game: Game) -> dict[str, Any]:
             "previewOffline": _(
                 "No signal: the hand is checked when it is sent. It is kept on this phone."
             ),
-            "sending": _("Sending…"),
-            "allSent": _("Every hand is stored."),
             "waiting": _("%(count)s hand(s) not yet sent"),
             "wins": _("%(team)s wins the game"),
         },

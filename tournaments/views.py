@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.contrib.auth.decorators import login_required
+from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -35,6 +36,9 @@ from tournaments.services.standings import tiebreakers_for
 
 ELIMINATION = (Stage.Kind.SINGLE_ELIM, Stage.Kind.DOUBLE_ELIM)
 SCREEN_REFRESH_SECONDS = 15
+#: Matches listed under "now playing and up next" on the tournament page.
+NOW_PLAYING_ROWS = 24
+SCREEN_PLAYING_ROWS = 16
 TIEBREAKER_LABELS = {
     "match_wins": gettext_lazy("Match wins"),
     "game_wins": gettext_lazy("Game wins"),
@@ -172,6 +176,16 @@ def stage_context(stage: Stage, highlight: int | None) -> dict[str, Any]:
     return context
 
 
+def now_playing(tournament: Tournament, limit: int) -> tuple[list[Match], int]:
+    """Matches being played, then those ready, by table: the first ``limit`` and how many
+    more there are ("in_progress" sorts before "ready")."""
+    playing = selectors.matches_for(tournament).filter(
+        state__in=[Match.State.IN_PROGRESS, Match.State.READY]
+    )
+    shown = list(playing.order_by("state", F("table").asc(nulls_last=True), "pk")[:limit])
+    return shown, max(0, playing.count() - len(shown))
+
+
 # ------------------------------------------------------------------------------ pages
 
 
@@ -186,12 +200,14 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament_or_404(request, slug)
     overview = selectors.tournament_overview(tournament)
     stage = _stage_of(overview.stages, request.GET.get("stage"))
+    shown, more = now_playing(tournament, NOW_PLAYING_ROWS)
+    team_url = reverse("tournaments:team-detail", args=[987654321]).replace("987654321", "{}")
     context: dict[str, Any] = {
         "tournament": tournament,
         "overview": overview,
-        "schedule": selectors.tournament_schedule(
-            tournament, states=[Match.State.IN_PROGRESS, Match.State.READY]
-        ),
+        "entries": [(entry, team_url.format(entry.team_id)) for entry in overview.entries],
+        "schedule": shown,
+        "schedule_more": more,
         "can_direct": selectors.tournament_directed_by(tournament, request.user),
     }
     if stage is not None:
@@ -250,12 +266,8 @@ def big_screen_live(request: HttpRequest, slug: str) -> HttpResponse:
 def _screen_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     stages = list(tournament.stages.order_by("order"))
     stage = _stage_of(stages, request.GET.get("stage"))
-    context: dict[str, Any] = {
-        "playing": selectors.tournament_schedule(
-            tournament, states=[Match.State.IN_PROGRESS, Match.State.READY]
-        ),
-        "screen_stage": stage,
-    }
+    playing, more = now_playing(tournament, SCREEN_PLAYING_ROWS)
+    context: dict[str, Any] = {"playing": playing, "playing_more": more, "screen_stage": stage}
     if stage is not None:
         context.update(stage_context(stage, None))
         if stage.kind in ELIMINATION:
