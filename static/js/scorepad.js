@@ -109,7 +109,11 @@ function schedulePreview() {
 
 async function runPreview() {
   const entry = buildEntry();
-  if (value("caller") === "") { preview.hidden = true; return; }
+  // preview once the line is filled in enough to say something (the server judges the rest)
+  const caller = value("caller");
+  const complete = caller === "void"
+    || (caller !== "" && value("trump") !== "" && (value("count") !== "" || value("misplay_by") !== ""));
+  if (!complete) { preview.hidden = true; return; }
   const pending = (await outbox.pending()).length;
   preview.hidden = false;
   if (!navigator.onLine || pending > 0) {
