@@ -34,7 +34,13 @@ from scoring.engine.errors import InvalidEntry
 from scoring.engine.ruleset import Ruleset
 from scoring.engine.scoring import HandResult
 
-__all__ = ["GameProgress", "dealer_of_hand", "forced_call", "game_progress"]
+__all__ = [
+    "GameProgress",
+    "dealer_of_hand",
+    "forced_call",
+    "game_progress",
+    "game_progress_after",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +153,61 @@ def game_progress(
         totals=(totals[0], totals[1]),
         running=tuple(running),
         hands_played=len(results),
+        next_dealer=next_dealer,
+        forced_seat=None if over else seat,
+        forced_team=None if over else team,
+        over=over,
+        winner=winner,
+    )
+
+
+def game_progress_after(
+    ruleset: Ruleset, progress: GameProgress, result: HandResult
+) -> GameProgress:
+    """Where the game stands after one more hand, from where it stood before it.
+
+    When ``progress`` is ``game_progress(ruleset, first_dealer, results)``, the answer is
+    ``game_progress(ruleset, first_dealer, [*results, result])`` (with the same errors), found
+    without going over the earlier hands again: entering a hand costs the same at hand 40 as
+    at hand 1. ``running`` is ``progress.running`` with the new totals added.
+
+    >>> from scoring.engine.scoring import HandResult, Outcome
+    >>> def hand(dealer, points, caller=0):
+    ...     return HandResult(Outcome.MADE, dealer, caller, caller % 2, None, points, (0, 0),
+    ...                       (0, 0), points, sum(points), points)
+    >>> before = game_progress(Ruleset(forced_at=400), 0, [hand(0, (300, 0))])
+    >>> g = game_progress_after(Ruleset(forced_at=400), before, hand(1, (120, 42)))
+    >>> g == game_progress(Ruleset(forced_at=400), 0, [hand(0, (300, 0)), hand(1, (120, 42))])
+    True
+    """
+    i = progress.hands_played
+    if progress.over:
+        raise InvalidEntry(
+            f"the game was already over after hand {i}", code="game_over", field=f"results.{i}"
+        )
+    if result.dealer != progress.next_dealer:
+        raise InvalidEntry(
+            f"hand {i + 1} is dealt by seat {progress.next_dealer}, not seat {result.dealer}",
+            code="wrong_dealer",
+            field=f"results.{i}.dealer",
+        )
+    totals = (progress.totals[0] + result.points[0], progress.totals[1] + result.points[1])
+    over = False
+    winner: int | None = None
+    reached = (totals[0] >= ruleset.target, totals[1] >= ruleset.target)
+    if reached[0] and reached[1]:
+        if ruleset.both_over == "caller" and result.calling_team is not None:
+            over, winner = True, result.calling_team
+        elif totals[0] != totals[1]:
+            over, winner = True, (0 if totals[0] > totals[1] else 1)
+    elif reached[0] or reached[1]:
+        over, winner = True, (0 if reached[0] else 1)
+    next_dealer = (progress.next_dealer + 1) % 4
+    seat, team = forced_call(ruleset, next_dealer, totals)
+    return GameProgress(
+        totals=totals,
+        running=(*progress.running, totals),
+        hands_played=i + 1,
         next_dealer=next_dealer,
         forced_seat=None if over else seat,
         forced_team=None if over else team,
