@@ -18,6 +18,11 @@ urlpatterns = [
     path("tournaments/<slug:slug>/screen/", views.big_screen, name="big-screen"),
     path("tournaments/<slug:slug>/screen/live/", views.big_screen_live, name="big-screen-live"),
     path("tournaments/<slug:slug>/director/", views.director_day, name="director-day"),
+    path(
+        "tournaments/<slug:slug>/director/live/",
+        views.director_day_live,
+        name="director-day-live",
+    ),
     path("tournaments/<slug:slug>/sheets/", views.round_sheets, name="round-sheets"),
     path("matches/<int:pk>/", views.match_detail, name="match-detail"),
     path("matches/<int:pk>/pad/", views.match_pad, name="match-pad"),

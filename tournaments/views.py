@@ -319,6 +319,18 @@ def director_day(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tournaments/director.html", {"tournament": tournament, "day": day})
 
 
+@require_GET
+@login_required
+def director_day_live(request: HttpRequest, slug: str) -> HttpResponse:
+    """The director's day without the page around it, for the page to refresh itself (a
+    dispute's verdict arrives from the engine while the director watches)."""
+    tournament = _tournament_or_404(request, slug)
+    if not selectors.tournament_directed_by(tournament, request.user):
+        return HttpResponseForbidden(_("Only this tournament's directors see this page."))
+    day = selectors.director_day(tournament)
+    return render(request, "tournaments/_day.html", {"tournament": tournament, "day": day})
+
+
 def _match_or_404(request: HttpRequest, pk: int) -> Match:
     match = selectors.match_detail(pk)
     if match is None:

@@ -5,6 +5,8 @@ const regions = document.querySelectorAll("[data-refresh-url]");
 
 async function refresh(region) {
   if (!navigator.onLine || document.hidden) return;
+  // never redraw under someone typing or choosing (a director's ruling, a followed team)
+  if (region.contains(document.activeElement) && document.activeElement !== document.body) return;
   try {
     const response = await fetch(region.dataset.refreshUrl, {
       credentials: "same-origin",

@@ -122,6 +122,11 @@ def test_director_day_is_for_directors(client):
     page = response.content.decode()
     assert "Ready to start" in page
     assert "No dispute waiting." in page
+    live = reverse("tournaments:director-day-live", args=[tournament.slug])
+    assert "data-refresh-url" in page
+    assert "Ready to start" in client.get(live).content.decode()
+    client.force_login(UserFactory())
+    assert client.get(live).status_code == 403
 
 
 def test_director_starts_a_match_game_and_the_table_code_opens_its_pad(client):
