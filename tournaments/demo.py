@@ -194,10 +194,19 @@ def _demo_tournament(
     return tournament
 
 
-def demo_load(*, director: Any, seed: int = 1979) -> list[Tournament]:
+def demo_load(
+    *,
+    director: Any,
+    seed: int = 1979,
+    finished: tuple[int, int] = (16, 4),
+    running: tuple[int, int] = (13, 3),
+) -> list[Tournament]:
     """One finished and one running tournament (pools into a double elimination bracket),
     every game simulated by the engine and entered hand by hand. Idempotent: a demo
-    tournament that exists already is left as it is."""
+    tournament that exists already is left as it is.
+
+    ``finished`` and ``running`` are (teams registered, pools) of each; one team of an odd
+    count does not check in."""
     from tournaments import services
 
     made = []
@@ -210,9 +219,9 @@ def demo_load(*, director: Any, seed: int = 1979) -> list[Tournament]:
                 name="Legion Fall Classic",
                 venue="Royal Canadian Legion Branch 2, Glace Bay",
                 starts_on=dt.date(2026, 10, 17),
-                teams=16,
+                teams=finished[0],
                 offset=0,
-                pools=4,
+                pools=finished[1],
             )
             for stage in tournament.stages.order_by("order"):
                 if stage.status == Stage.Status.PENDING:
@@ -228,9 +237,9 @@ def demo_load(*, director: Any, seed: int = 1979) -> list[Tournament]:
                 name="Cape Breton Winter Open",
                 venue="St. Joseph's Parish Hall, North Sydney",
                 starts_on=dt.date(2026, 11, 21),
-                teams=13,
-                offset=16,
-                pools=3,
+                teams=running[0],
+                offset=finished[0],
+                pools=running[1],
                 match_games=3,
             )
             pools, knockout = tournament.stages.order_by("order")
