@@ -31,6 +31,7 @@ from django.http import (
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -347,6 +348,14 @@ def pad_config(request: HttpRequest, game: Game) -> dict[str, Any]:
     }
 
 
+def _then(request: HttpRequest) -> str:
+    """Where the pad sends the scorekeeper when the game is over, if the page that opened it
+    said (a tournament match: its next game must be started there to count). Local paths only."""
+    then = request.GET.get("then", "")
+    allowed = url_has_allowed_host_and_scheme(then, allowed_hosts=None) and then.startswith("/")
+    return then if allowed else ""
+
+
 @require_GET
 def game_pad(request: HttpRequest, pk: int) -> HttpResponse:
     game, hands = _game_or_404(pk)
@@ -354,6 +363,7 @@ def game_pad(request: HttpRequest, pk: int) -> HttpResponse:
     can_write = services.user_can_keep_score(request.user, game)
     context.update(
         {
+            "then": _then(request),
             "can_write": can_write,
             "can_direct": services.user_can_direct(request.user),
             "form": _hand_form(game, initial={"count_team": "team_a"}),

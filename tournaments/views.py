@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.db.models import F
@@ -367,7 +368,11 @@ def match_pad(request: HttpRequest, pk: int) -> HttpResponse:
     links = [link for link in match.match_games.all() if not link.discarded]
     for link in reversed(links):
         if link.game.status == Game.Status.IN_PROGRESS:
-            return redirect("scoring:game-pad", pk=link.game_id)
+            # the pad sends its "what next" to the match (its next game counts for the match)
+            pad = reverse("scoring:game-pad", args=[link.game_id])
+            return redirect(
+                f"{pad}?{urlencode({'then': reverse('tournaments:match-detail', args=[pk])})}"
+            )
     return redirect("tournaments:match-detail", pk=pk)
 
 
@@ -390,7 +395,8 @@ def match_game_start(request: HttpRequest, pk: int) -> HttpResponse:
             },
             status=getattr(exc, "status", 400),
         )
-    return redirect("scoring:game-pad", pk=link.game_id)
+    pad = reverse("scoring:game-pad", args=[link.game_id])
+    return redirect(f"{pad}?{urlencode({'then': reverse('tournaments:match-detail', args=[pk])})}")
 
 
 @require_GET

@@ -3,6 +3,8 @@
 """Tournament pages: bracket and standings as they change, the big screen, the director's day,
 match, player and team pages, each in a flat number of queries."""
 
+from urllib.parse import urlencode
+
 import pytest
 from django.urls import reverse
 from django.utils.html import escape
@@ -139,9 +141,20 @@ def test_director_starts_a_match_game_and_the_table_code_opens_its_pad(client):
     )
     response = client.post(reverse("tournaments:match-game-start", args=[match.pk]))
     game = Game.objects.get()
-    assert response["Location"] == reverse("scoring:game-pad", args=[game.pk])
+    match_url = reverse("tournaments:match-detail", args=[match.pk])
+    pad_url = reverse("scoring:game-pad", args=[game.pk]) + "?" + urlencode({"then": match_url})
+    assert response["Location"] == pad_url
     pad = client.get(reverse("tournaments:match-pad", args=[match.pk]))
-    assert pad["Location"] == reverse("scoring:game-pad", args=[game.pk])
+    assert pad["Location"] == pad_url
+    # the pad sends the scorekeeper back to the match, not to a game outside it
+    page = client.get(pad_url).content.decode()
+    assert f'href="{match_url}" id="then"' in page
+    assert 'id="next-game"' not in page
+    # and only to a page of this site
+    elsewhere = client.get(
+        reverse("scoring:game-pad", args=[game.pk]), {"then": "https://x.example/"}
+    )
+    assert 'id="then"' not in elsewhere.content.decode()
     sheet = client.get(reverse("tournaments:match-sheet", args=[match.pk])).content.decode()
     assert "<svg" in sheet
     assert f"/matches/{match.pk}/pad/" in sheet
