@@ -205,6 +205,14 @@ def stage_context(stage: Stage, highlight: int | None) -> dict[str, Any]:
     return context
 
 
+def with_pages(matches: Sequence[Match]) -> list[Match]:
+    """The matches, each with ``page_url`` set (one reverse() for them all: long schedules)."""
+    url_of = reverse("tournaments:match-detail", args=[987654321]).replace("987654321", "{}")
+    for match in matches:
+        match.page_url = url_of.format(match.pk)  # type: ignore[attr-defined]
+    return list(matches)
+
+
 def now_playing(tournament: Tournament, limit: int) -> tuple[list[Match], int]:
     """Matches being played, then those ready, by table: the first ``limit`` and how many
     more there are ("in_progress" sorts before "ready")."""
@@ -235,7 +243,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         "tournament": tournament,
         "overview": overview,
         "entries": [(entry, team_url.format(entry.team_id)) for entry in overview.entries],
-        "schedule": shown,
+        "schedule": with_pages(shown),
         "schedule_more": more,
         "can_direct": selectors.tournament_directed_by(tournament, request.user),
     }
@@ -251,7 +259,10 @@ def schedule(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "tournaments/schedule.html",
-        {"tournament": tournament, "schedule": selectors.tournament_schedule(tournament)},
+        {
+            "tournament": tournament,
+            "schedule": with_pages(selectors.tournament_schedule(tournament)),
+        },
     )
 
 
