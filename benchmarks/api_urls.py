@@ -1,10 +1,11 @@
 """The service's URLs plus two benchmark-only endpoints, loaded only by
 ``benchmarks.api_settings``:
 
-* ``POST /bench/bare/``: a plain Django view that reads the JSON body and inserts one row, the
-  floor against which the hand endpoint is measured;
-* ``POST /bench/token-insert/``: the same insert behind DRF with token authentication, to show
-  how much of the difference is the framework and how much is entering a hand.
+* ``POST /bench/token-insert/``: the bare endpoint, the baseline the hand endpoint is measured
+  against: the same stack (Django middleware, DRF, token authentication, JSON in and out) doing
+  nothing but inserting one row, so the ratio shows what entering a hand costs beyond it;
+* ``POST /bench/bare/``: a plain Django view that reads the JSON body and inserts the same
+  row, with no DRF and no authentication: a reference for what the framework itself costs.
 """
 
 import json
