@@ -230,7 +230,14 @@ def _ruleset_choice(
     return rules, CUSTOM_RULESET
 
 
-def _check_seats(team_a: Team, team_b: Team, seats: Sequence[Player]) -> None:
+def _check_seats(
+    team_a: Team,
+    team_b: Team,
+    seats: Sequence[Player],
+    substitutes: Mapping[int, Team] | None = None,
+) -> None:
+    """Four different players, each team's two opposite each other. A substitute (a player
+    id in ``substitutes``, mapped to the team they sit in for) may take a team's seat."""
     if len(seats) != 4:
         raise ValidationFailed(
             "a table has four seats", fields={"seats": ["give the four players in seat order"]}
@@ -242,12 +249,19 @@ def _check_seats(team_a: Team, team_b: Team, seats: Sequence[Player]) -> None:
     if shared:
         message = "the two teams share a player: a player sits in one seat only"
         raise ValidationFailed(message, fields={"team_b": [message]})
+    if len({p.pk for p in seats}) != 4:
+        message = "a player sits in one seat only: give four different players"
+        raise ValidationFailed(message, code="bad_seats", fields={"seats": [message]})
     for side, team, team_seats in (("team_a", team_a, (0, 2)), ("team_b", team_b, (1, 3))):
+        allowed = team.player_ids | {
+            pid for pid, sub_team in (substitutes or {}).items() if sub_team.pk == team.pk
+        }
         sitting = {seats[s].pk for s in team_seats}
-        if sitting != team.player_ids:
+        if not sitting <= allowed:
             message = (
                 f'seats {team_seats[0]} and {team_seats[1]} are team "{team}" '
-                f"({side}): its two players sit opposite each other there"
+                f"({side}): its two players (or a substitute named for it) sit opposite "
+                "each other there"
             )
             raise ValidationFailed(
                 message,
@@ -255,7 +269,7 @@ def _check_seats(team_a: Team, team_b: Team, seats: Sequence[Player]) -> None:
                 fields={
                     f"seats.{s}": [message]
                     for s in team_seats
-                    if seats[s].pk not in team.player_ids
+                    if seats[s].pk not in allowed
                 }
                 or {f"seats.{team_seats[1]}": [message]},
             )
@@ -273,18 +287,21 @@ def game_create(
     table: str = "",
     created_by: User | None = None,
     scorekeepers: Iterable[User] = (),
+    substitutes: Mapping[int, Team] | None = None,
 ) -> Game:
     """A new game at a table.
 
     ``team_a`` sits at seats 0 and 2, ``team_b`` at seats 1 and 3; ``seats`` gives the four
     players clockwise (default: team A's first player at seat 0, team B's first at seat 1).
+    ``substitutes`` maps the id of a player sitting in for a team to that team (the caller,
+    e.g. a tournament, decides who may substitute); anyone else must be one of the team's.
     The ruleset is a preset by slug, or an explicit ruleset (a preset's slug is kept when it
     matches one). The first dealer may be given now, or entered / flipped later.
     """
     if seats is None:
         seats = (team_a.player_one, team_b.player_one, team_a.player_two, team_b.player_two)
     seats = tuple(seats)
-    _check_seats(team_a, team_b, seats)
+    _check_seats(team_a, team_b, seats, substitutes)
     rules, slug = _ruleset_choice(ruleset, ruleset_preset)
     if first_dealer is not None and first_dealer not in (0, 1, 2, 3):
         message = f"first dealer must be a seat 0 to 3, not {first_dealer!r}"
