@@ -161,8 +161,33 @@ def _tournament(director: Any, teams: list[Any]) -> tuple[Any, Any, Any]:
             played += 1
     ready = Match.objects.filter(stage=knockout, state=Match.State.READY).first()
     if ready is not None:
-        services.match_game_start(match_id=ready.pk, actor=director, first_dealer=0)
+        link = services.match_game_start(match_id=ready.pk, actor=director, first_dealer=0)
+        _disputed_hand(link.game, director)
     return tournament, pools, knockout
+
+
+def _disputed_hand(game: Any, director: Any) -> None:
+    """A hand played out by the engine's simulator, then a misplay called on it with the
+    record of its tricks: the engine's verdict waits for the director's ruling."""
+    import random
+
+    from scoring import services
+    from scoring.engine import simulate_hand
+
+    rng = random.Random(21)  # noqa: S311 - a repeatable deal for the pictures
+    played = simulate_hand(game.engine_ruleset, rng, game.next_dealer)
+    hand = services.hand_record(
+        game=game, entry_kind="summary", entry=played.summary.to_json(), by=director
+    )
+    caller = played.summary.caller if played.summary.caller is not None else 0
+    services.dispute_open(
+        hand=hand,
+        called_by=caller,
+        accused=(caller + 1) % 4,
+        trick=3,
+        evidence=played.record.to_json(),
+        by=director,
+    )
 
 
 def _serve() -> tuple[str, Any]:
