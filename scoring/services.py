@@ -14,7 +14,8 @@ After a commit that changes a game's result, :data:`scoring.signals.game_result_
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +38,7 @@ from scoring.engine import (
     choose_first_dealer,
     dealer_of_hand,
     derive_card_points,
+    forced_call,
     game_progress,
     parse_card,
     preset,
@@ -46,6 +48,7 @@ from scoring.engine import (
     team_of,
 )
 from scoring.engine import GameProgress as EngineGameProgress
+from scoring.engine.game import game_progress_after
 from scoring.models import (
     CUSTOM_RULESET,
     Game,
@@ -90,12 +93,16 @@ def user_can_direct(user: AnyUser | None) -> bool:
 
 
 def user_can_keep_score(user: AnyUser | None, game: Game) -> bool:
-    """Whether ``user`` may write to ``game``: one of its scorekeepers, or a director."""
+    """Whether ``user`` may write to ``game``: one of its scorekeepers, or a director.
+
+    The cheapest answers come first (the game's creator and staff need no query; a
+    scorekeeper one; the director permission two), since every hand entered asks this.
+    """
     if user is None or not user.is_authenticated or not user.is_active:
         return False
-    if user_can_direct(user) or game.created_by_id == user.pk:
+    if game.created_by_id == user.pk or getattr(user, "is_staff", False):
         return True
-    return game.scorekeepers.filter(pk=user.pk).exists()
+    return game.scorekeepers.filter(pk=user.pk).exists() or user_can_direct(user)
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -118,6 +125,31 @@ def _game_for_update(game: Game | int) -> Game:
         return Game.objects.select_for_update().get(pk=pk)
     except Game.DoesNotExist:
         raise NotFound(f"game {pk} does not exist") from None
+
+
+#: Set on a game row while :func:`game_locked` holds its lock.
+_HELD = "_scoring_lock_held"
+
+
+def _held(game: Game | int) -> bool:
+    """Whether ``game`` is the row a :func:`game_locked` block holds locked right now."""
+    return isinstance(game, Game) and getattr(game, _HELD, False)
+
+
+@contextmanager
+def game_locked(*, game: Game | int) -> Iterator[Game]:
+    """Lock the game row for the block, in the transaction already open (an idempotent
+    request's) or else in a new one, and give it to the block: a caller that checks who may
+    write to the game reads the row once, and services given this row inside the block use
+    it as it is, locked, without reading it again. Unknown game: :class:`NotFound`."""
+    connection = transaction.get_connection()
+    with nullcontext() if connection.in_atomic_block else transaction.atomic():
+        locked = _game_for_update(game)
+        setattr(locked, _HELD, True)
+        try:
+            yield locked
+        finally:
+            setattr(locked, _HELD, False)
 
 
 def _copy_model(source: models.Model, target: object) -> None:
@@ -633,7 +665,45 @@ def _hand_exists(existing: Hand) -> Conflict:
 # ----------------------------------------------------------------------------- hands
 
 
-@transaction.atomic
+def _stored_progress(game: Game, rules: Ruleset) -> EngineGameProgress:
+    """Where the game stands, read from its row: every write stores the engine's reading of
+    the hands that count there (totals, hands played), so the hands themselves need not be read
+    again. Once a total has reached the target only the hands tell whether they end the game
+    (a reopened game; both teams over and level), so they are read and replayed then.
+    ``running`` is left empty: only the totals after the next hand are needed."""
+    assert game.first_dealer is not None  # noqa: S101 - checked by the callers
+    totals = (game.score_a, game.score_b)
+    if max(totals) >= rules.target:
+        return _progress(game, rules, list(game.hands.active().order_by("number")))
+    next_dealer = dealer_of_hand(game.first_dealer, game.hands_played + 1)
+    seat, team = forced_call(rules, next_dealer, totals)
+    return EngineGameProgress(
+        totals=totals,
+        running=(),
+        hands_played=game.hands_played,
+        next_dealer=next_dealer,
+        forced_seat=seat,
+        forced_team=team,
+        over=False,
+        winner=None,
+    )
+
+
+#: The columns of a game that entering a hand changes (see ``_apply_progress``).
+_PROGRESS_FIELDS = (
+    "score_a",
+    "score_b",
+    "hands_played",
+    "next_dealer",
+    "forced_seat",
+    "status",
+    "winner",
+    "finished_at",
+    "version",
+    "updated_at",
+)
+
+
 def hand_record(
     *,
     game: Game,
@@ -646,26 +716,49 @@ def hand_record(
 
     ``number`` defaults to the next hand; a number that already exists is a :class:`Conflict`
     naming that hand (two score-pads entering the same hand: one wins, the other is told).
+    The game's new state is the engine's ``game_progress_after`` from the state stored on
+    the locked row, so a hand costs the same whatever the number of hands before it.
+
+    Runs in a transaction of its own with the game row locked, or, given the row a
+    :func:`game_locked` block holds, in that block's transaction: every refusal comes
+    before anything is written, so there is nothing for a savepoint of its own to undo.
     """
-    locked = _game_for_update(game)
+    if _held(game):
+        return _hand_append(game, entry_kind=entry_kind, entry=entry, by=by, number=number)
+    with transaction.atomic():
+        locked = _game_for_update(game)
+        hand = _hand_append(locked, entry_kind=entry_kind, entry=entry, by=by, number=number)
+    _copy_state(locked, game)
+    return hand
+
+
+def _hand_append(
+    locked: Game,
+    *,
+    entry_kind: str,
+    entry: Mapping[str, Any],
+    by: User | None,
+    number: int | None,
+) -> Hand:
+    """``hand_record`` on the locked game row: refusals first, then the writes."""
     _refuse_unless_running(locked, "entering a hand")
     if locked.first_dealer is None:
         message = "choose the first dealer before entering the first hand"
         raise ValidationFailed(message, code="no_first_dealer", fields={"first_dealer": [message]})
-    hands = list(locked.hands.active().order_by("number"))
-    next_number = len(hands) + 1
+    next_number = locked.hands_played + 1
     if number is None:
         number = next_number
     elif isinstance(number, bool) or not isinstance(number, int) or number < 1:
         message = f"hand number must be a whole number from 1, not {number!r}"
         raise ValidationFailed(message, fields={"number": [message]})
     elif number < next_number:
-        raise _hand_exists(hands[number - 1])
+        raise _hand_exists(Hand.objects.active().get(game=locked, number=number))
     elif number > next_number:
         message = f"the next hand of game {locked.pk} is hand {next_number}, not hand {number}"
         raise ValidationFailed(message, code="hand_number_gap", fields={"number": [message]})
     rules = locked.engine_ruleset
-    if hands and _progress(locked, rules, hands).over:
+    before = _stored_progress(locked, rules)
+    if before.over:
         message = (
             f"the hands entered already end game {locked.pk}: "
             "correct or undo a hand before entering another"
@@ -673,6 +766,7 @@ def hand_record(
         raise ValidationFailed(message, code="game_over", fields={"game": [message]})
     dealer = dealer_of_hand(locked.first_dealer, number)
     result = _score(rules, entry_kind=entry_kind, entry=entry, dealer=dealer, number=number)
+    progress = game_progress_after(rules, before, result)
     hand = Hand(
         game=locked,
         number=number,
@@ -681,8 +775,7 @@ def hand_record(
         created_by=by,
     )
     _set_result(hand, result)
-    hands.append(hand)
-    _rerun(locked, rules, hands)
+    hand.running_a, hand.running_b = progress.totals
     try:
         with transaction.atomic():
             hand.save()
@@ -692,9 +785,9 @@ def hand_record(
             raise
         raise _hand_exists(existing) from None
     _revision(hand, HandRevision.Action.RECORDED, by)
-    locked.save()
+    _apply_progress(locked, progress)
+    locked.save(update_fields=_PROGRESS_FIELDS)
     _on_commit_result_changed(locked.pk)
-    _copy_state(locked, game)
     return hand
 
 

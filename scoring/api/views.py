@@ -383,16 +383,18 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
     )
     @idempotent
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        game = self._game_for_write(request)
-        envelope = HandEnvelopeSerializer(data=request.data)
-        envelope.is_valid(raise_exception=True)
-        hand = services.hand_record(
-            game=game,
-            entry_kind=envelope.validated_data["entry_kind"],
-            entry=_entry(request.data, HAND_ENVELOPE_KEYS),
-            by=_by(request),
-            number=envelope.validated_data.get("number"),
-        )
+        # The game row is read once, locked: for the permission check and for entering the hand.
+        with services.game_locked(game=int(self.kwargs["game_pk"])) as game:
+            self.check_object_permissions(request, game)
+            envelope = HandEnvelopeSerializer(data=request.data)
+            envelope.is_valid(raise_exception=True)
+            hand = services.hand_record(
+                game=game,
+                entry_kind=envelope.validated_data["entry_kind"],
+                entry=_entry(request.data, HAND_ENVELOPE_KEYS),
+                by=_by(request),
+                number=envelope.validated_data.get("number"),
+            )
         data = HandWithGameSerializer(hand, context={"game": game}).data
         response = Response(data, status=201)
         response["Location"] = reverse(

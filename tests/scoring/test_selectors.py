@@ -53,7 +53,7 @@ def test_a_hand_is_entered_in_constant_queries(django_assert_max_num_queries: An
     record_hands(few, 1)
     many = GameFactory.create(ruleset=LONG)
     record_hands(many, 39)
-    with django_assert_max_num_queries(9):  # 5 statements and the savepoints around them
+    with django_assert_max_num_queries(8):  # 4 statements and the savepoints around them
         record_hand(many)
     assert _queries(lambda: record_hand(few)) == _queries(lambda: record_hand(many))
 
