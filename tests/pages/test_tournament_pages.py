@@ -3,18 +3,21 @@
 """Tournament pages: bracket and standings as they change, the big screen, the director's day,
 match, player and team pages, each in a flat number of queries."""
 
+import random
 from urllib.parse import urlencode
 
 import pytest
 from django.urls import reverse
 from django.utils.html import escape
 
+from scoring import services as scoring_services
+from scoring.engine import simulate_hand
 from scoring.models import Game
 from tests.scoring.factories import UserFactory
 from tests.tournaments.factories import add_stage, tournament_ready
 from tests.tournaments.helpers import win_match
 from tournaments.models import Match, Stage
-from tournaments.services import stage_start, standings_recompute
+from tournaments.services import match_game_start, stage_start, standings_recompute
 
 pytestmark = pytest.mark.django_db
 
@@ -207,3 +210,29 @@ def test_team_and_player_pages_query_count_is_flat(client, django_assert_max_num
         client.get(reverse("tournaments:player-detail", args=[ready[1].home.team.player_one_id]))
     with django_assert_max_num_queries(len(few.captured_queries)):
         client.get(reverse("tournaments:player-detail", args=[team.player_one_id]))
+
+
+def test_director_day_shows_a_dispute_with_the_engine_verdict(
+    client, django_capture_on_commit_callbacks
+):
+    tournament, stage = started(4, "single_elim")
+    match = Match.objects.filter(stage=stage, state=Match.State.READY).first()
+    link = match_game_start(match_id=match.pk, actor=tournament.organiser, first_dealer=0)
+    played = simulate_hand(link.game.engine_ruleset, random.Random(5), 0)
+    hand = scoring_services.hand_record(
+        game=link.game, entry_kind="summary", entry=played.summary.to_json()
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        dispute = scoring_services.dispute_open(
+            hand=hand, called_by=1, accused=2, trick=2, evidence=played.record.to_json()
+        )
+    dispute.refresh_from_db()
+    assert dispute.status == "not_proven"
+    client.force_login(tournament.organiser)
+    page = client.get(reverse("tournaments:director-day", args=[tournament.slug]))
+    text = page.content.decode()
+    assert f'data-dispute="{dispute.pk}"' in text
+    assert f"Hand 1 of match {match.key}" in text
+    assert "Misplay not proven" in text
+    assert escape(dispute.reason) in text
+    assert reverse("scoring:dispute-rule", args=[dispute.pk]) in text
