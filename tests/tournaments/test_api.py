@@ -40,7 +40,7 @@ def test_anyone_lists_public_tournaments_but_not_private_ones() -> None:
 def test_create_needs_an_account_and_replays_with_the_same_key() -> None:
     body = {"name": "Baddeck Open", "starts_on": "2026-12-05", "match_games": 3}
     assert client_for().post("/api/v1/tournaments/", body).status_code in (401, 403)
-    client = client_for(UserFactory())
+    client = client_for(UserFactory(director=True))
     first = client.post("/api/v1/tournaments/", body, HTTP_IDEMPOTENCY_KEY="k-1")
     assert first.status_code == 201
     assert first["Location"].endswith("/api/v1/tournaments/baddeck-open/")
@@ -55,7 +55,7 @@ def test_create_needs_an_account_and_replays_with_the_same_key() -> None:
 
 
 def test_bad_input_uses_the_one_error_shape() -> None:
-    client = client_for(UserFactory())
+    client = client_for(UserFactory(director=True))
     response = client.post(
         "/api/v1/tournaments/", {"name": "X", "starts_on": "2026-12-05", "match_games": 4}
     )

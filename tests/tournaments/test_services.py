@@ -40,7 +40,7 @@ pytestmark = pytest.mark.django_db
 
 # ------------------------------------------------------------------ tournaments and entries
 def test_director_steps_move_the_status_along() -> None:
-    director = UserFactory()
+    director = UserFactory(director=True)
     tournament = tournament_create(
         actor=director,
         name="Cape Breton Fall Classic",
@@ -66,7 +66,7 @@ def test_only_directors_run_a_tournament() -> None:
 
 
 def test_bad_format_and_ruleset_name_the_field() -> None:
-    director = UserFactory()
+    director = UserFactory(director=True)
     with pytest.raises(ValidationFailed) as info:
         tournament_create(
             actor=director,

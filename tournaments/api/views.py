@@ -35,6 +35,7 @@ from tournaments import selectors, services
 from tournaments.api.serializers import (
     CheckInSerializer,
     CsvImportSerializer,
+    DirectorSerializer,
     EntryCreateSerializer,
     EntrySerializer,
     ForfeitSerializer,
@@ -202,6 +203,25 @@ class TournamentViewSet(mixins.ListModelMixin, JsonApiViewSet):
         tournament = _tournament(request, slug)
         stage = services.stage_advance(tournament_id=tournament.pk, actor=_actor(request))
         return Response(StageSerializer(stage).data)
+
+    @_action_schema(
+        "Name a director (who may then rule on disputes of its games)",
+        TAG_T,
+        TournamentSerializer,
+        DirectorSerializer,
+    )
+    @idempotent
+    @action(detail=True, methods=["post"])
+    def directors(self, request: Request, slug: str) -> Response:
+        tournament = _tournament(request, slug)
+        serializer = DirectorSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.tournament_director_add(
+            tournament_id=tournament.pk,
+            actor=_actor(request),
+            user_id=serializer.validated_data["user"],
+        )
+        return _tournament_response(tournament.pk)
 
     @_action_schema("Finish: final placements", TAG_T, TournamentSerializer)
     @idempotent

@@ -17,7 +17,7 @@ from django.utils import timezone
 
 from scoring import services as scoring_services
 from scoring.engine import Outcome
-from scoring.models import Game, Player, Side
+from scoring.models import Game, Player, Side, Team
 from tarabish_site.api.errors import Conflict, NotFound
 from tarabish_site.api.versioning import ensure_version
 from tournaments.algorithms.bracket import Bracket, dependents, resolve
@@ -278,7 +278,11 @@ def _reopen_dependents(stage: Stage, match: Match, *, confirm_reset: bool) -> No
     MatchGame.objects.filter(match__in=later, discarded=False).update(
         discarded=True, discarded_reason=reason
     )
+    from tournaments.tasks import ratings_update
+
     for other in later:
+        if other.state == State.COMPLETE:
+            ratings_update.delay_on_commit(other.pk)  # type: ignore[attr-defined]
         if other.state in (State.IN_PROGRESS, State.COMPLETE):
             other.state = State.PENDING
             other.winner_id = None
@@ -313,7 +317,8 @@ def _apply(stage: Stage, match: Match, outcome: MatchOutcome, *, confirm_reset: 
     if stage.is_bracket:
         bracket_sync(stage)
     standings_touch(stage_id=stage.pk)
-    if outcome.state == State.COMPLETE and not outcome.forfeit:
+    if (outcome.state == State.COMPLETE and not outcome.forfeit) or was_complete:
+        # Rates a new result; a changed one is re-rated (the task compares with history).
         from tournaments.tasks import ratings_update
 
         ratings_update.delay_on_commit(match.pk)  # type: ignore[attr-defined]
@@ -484,12 +489,15 @@ def match_game_start(
                 code="game_in_progress",
             )
         seat_players: list[Player] | None = None
+        substitutes: dict[int, Team] = {}
         if seats is not None:
             found = Player.objects.in_bulk(list(seats))
             missing = [pid for pid in seats if pid not in found]
             if missing:
                 raise invalid("seats", f"there is no player {missing[0]}.")
             seat_players = [found[pid] for pid in seats]
+            if tournament.substitutes_allowed:
+                substitutes = _substitutes_seated(match, seats)
         user = actor if actor is not None and actor.is_authenticated else None
         game = scoring_services.game_create(
             team_a=match.home.team,
@@ -500,6 +508,8 @@ def match_game_start(
             first_dealer=first_dealer,
             table=f"Table {match.table}" if match.table else "",
             created_by=user,
+            scorekeepers=_directors_of(tournament),
+            substitutes=substitutes,
         )
         number = match.match_games.count() + 1
         link = MatchGame.objects.create(match=match, game=game, number=number)
@@ -509,6 +519,29 @@ def match_game_start(
             match.version += 1
             match.save(update_fields=["state", "started_at", "version"])
         return link
+
+
+def _substitutes_seated(match: Match, seats: Sequence[int]) -> dict[int, Team]:
+    """The registered substitutes among ``seats``, each mapped to the team they sit in for:
+    the team of the entry that registered them, by the seats that team holds (home sits at
+    0 and 2). Anyone else is left for the game's own seat check to refuse."""
+    assert match.home is not None  # noqa: S101 - a ready match has both entries
+    assert match.away is not None  # noqa: S101
+    subs: dict[int, Team] = {}
+    for entry, team_seats in ((match.home, (0, 2)), (match.away, (1, 3))):
+        registered = set(entry.substitutes.values_list("pk", flat=True))
+        for seat in team_seats:
+            if seat < len(seats) and seats[seat] in registered:
+                subs[seats[seat]] = entry.team
+    return subs
+
+
+def _directors_of(tournament: Tournament) -> list[Any]:
+    """The tournament's organiser and directors: they keep score in every game of its matches."""
+    users = list(tournament.directors.all())
+    if tournament.organiser is not None and all(u.pk != tournament.organiser_id for u in users):
+        users.append(tournament.organiser)
+    return users
 
 
 # ------------------------------------------------------------------------------ withdrawal

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -14,7 +16,7 @@ from django.utils.text import slugify
 from scoring import services as scoring_services
 from scoring.engine import PRESETS, EngineError, Ruleset, preset
 from scoring.models import Player, Team
-from tarabish_site.api.errors import Conflict, NotFound, ValidationFailed
+from tarabish_site.api.errors import Conflict, NotAllowed, NotFound, ValidationFailed
 from tarabish_site.api.versioning import ensure_version
 from tournaments.models import Entry, Tournament
 from tournaments.services._common import (
@@ -51,7 +53,7 @@ def _ruleset_json(
         ) from exc
 
 
-def _check_format(match_format: str, match_games: int) -> None:
+def check_match_format(match_format: str, match_games: int) -> None:
     if match_format not in Tournament.MatchFormat.values:
         raise invalid("match_format", "must be best_of or fixed.")
     if match_games < 1:
@@ -60,6 +62,44 @@ def _check_format(match_format: str, match_games: int) -> None:
         raise invalid("match_games", f"best of {match_games} can end level; use an odd number.")
     if match_games > 9:
         raise invalid("match_games", "at most 9 games per match.")
+
+
+def can_create_tournament(actor: Actor) -> bool:
+    """A director of games (staff, or the ``scoring.direct_games`` permission) creates
+    tournaments, since a tournament's directors rule on the disputes of its games."""
+    return actor is None or scoring_services.user_can_direct(actor)
+
+
+def tournament_create_check(
+    *,
+    name: str,
+    starts_on: date,
+    ends_on: date | None,
+    slug: str,
+    ruleset_preset: str,
+    ruleset: dict[str, Any] | None,
+    match_format: str,
+    match_games: int,
+) -> tuple[str, date, str, dict[str, Any]]:
+    """The checks of :func:`tournament_create` (also run by the admin's add form before it
+    calls the service). Returns the slug, the last day, the preset slug and the ruleset."""
+    if not name.strip():
+        raise invalid("name", "a tournament needs a name.")
+    ends_on = ends_on or starts_on
+    if ends_on < starts_on:
+        raise invalid("ends_on", "the tournament cannot end before it starts.")
+    slug = slugify(slug or name)[:80]
+    if not slug:
+        raise invalid("slug", "give a slug of letters, digits and hyphens.")
+    if Tournament.objects.filter(slug=slug).exists():
+        raise Conflict(
+            f"A tournament with the slug {slug!r} already exists.",
+            code="slug_taken",
+            fields={"slug": ["already used by another tournament"]},
+        )
+    check_match_format(match_format, match_games)
+    preset_slug, ruleset_json = _ruleset_json(ruleset_preset, ruleset)
+    return slug, ends_on, preset_slug, ruleset_json
 
 
 @transaction.atomic
@@ -79,23 +119,27 @@ def tournament_create(
     substitutes_allowed: bool = False,
     seed_by_rating: bool = False,
 ) -> Tournament:
-    """Create a tournament in draft; ``actor`` becomes its organiser and first director."""
-    if not name.strip():
-        raise invalid("name", "a tournament needs a name.")
-    ends_on = ends_on or starts_on
-    if ends_on < starts_on:
-        raise invalid("ends_on", "the tournament cannot end before it starts.")
-    slug = slugify(slug or name)[:80]
-    if not slug:
-        raise invalid("slug", "give a slug of letters, digits and hyphens.")
-    if Tournament.objects.filter(slug=slug).exists():
-        raise Conflict(
-            f"A tournament with the slug {slug!r} already exists.",
-            code="slug_taken",
-            fields={"slug": ["already used by another tournament"]},
+    """Create a tournament in draft; ``actor`` becomes its organiser and first director.
+
+    Only a director of games (staff, or the ``scoring.direct_games`` permission) creates a
+    tournament, since a tournament's directors rule on the disputes of its games.
+    """
+    if not can_create_tournament(actor):
+        raise NotAllowed(
+            "Only a director may create a tournament.",
+            code="director_only",
+            fields={"actor": ["needs the right to direct games"]},
         )
-    _check_format(match_format, match_games)
-    preset_slug, ruleset_json = _ruleset_json(ruleset_preset, ruleset)
+    slug, ends_on, preset_slug, ruleset_json = tournament_create_check(
+        name=name,
+        starts_on=starts_on,
+        ends_on=ends_on,
+        slug=slug,
+        ruleset_preset=ruleset_preset,
+        ruleset=ruleset,
+        match_format=match_format,
+        match_games=match_games,
+    )
     organiser = actor if actor is not None and actor.is_authenticated else None
     with integrity_as_conflict(f"A tournament with the slug {slug!r} already exists."):
         tournament = Tournament.objects.create(
@@ -161,12 +205,47 @@ def tournament_update(
     for name in ("substitutes_allowed", "seed_by_rating", "match_format", "match_games"):
         if name in changes:
             setattr(tournament, name, changes[name])
-    _check_format(tournament.match_format, tournament.match_games)
+    check_match_format(tournament.match_format, tournament.match_games)
     if tournament.ends_on < tournament.starts_on:
         raise invalid("ends_on", "the tournament cannot end before it starts.")
     tournament.version += 1
     tournament.save()
     return tournament
+
+
+@transaction.atomic
+def tournament_director_add(*, tournament_id: int, actor: Actor, user_id: int) -> Tournament:
+    """Name a director of the tournament.
+
+    A tournament's directors rule on the misplay disputes of its games and reopen them, so
+    naming one grants the ``scoring.direct_games`` permission. Only a director of the
+    tournament who may direct games names another (the service itself may too).
+    """
+    tournament = _locked(tournament_id)
+    require_director(tournament, actor)
+    if actor is not None and not scoring_services.user_can_direct(actor):
+        raise NotAllowed(
+            "Only a director of games may name another director.", code="director_only"
+        )
+    user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
+    if user is None:
+        raise invalid("user", f"there is no active account {user_id}.")
+    tournament.directors.add(user)
+    user.user_permissions.add(_direct_permission())
+    return _bump(tournament)
+
+
+def directors_grant(*, tournament_id: int) -> None:
+    """Give every director of the tournament the right to direct games (after the admin
+    edits the list of directors, which is a director's act)."""
+    permission = _direct_permission()
+    for user in Tournament.objects.get(pk=tournament_id).directors.all():
+        user.user_permissions.add(permission)
+
+
+def _direct_permission() -> Permission:
+    app_label, codename = scoring_services.DIRECT_PERMISSION.split(".")
+    return Permission.objects.get(content_type__app_label=app_label, codename=codename)
 
 
 def _locked(tournament_id: int) -> Tournament:

@@ -1,0 +1,91 @@
+# mypy: disable-error-code="no-untyped-call,attr-defined,arg-type,union-attr"
+"""A tournament's directors are directors of its games: named through the API, they keep
+score in its match games and rule on their misplay disputes."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from rest_framework.test import APIClient
+
+from scoring.engine import preset, simulate_hand
+from scoring.models import MisplayDispute
+from tarabish_site.api.errors import NotAllowed
+from tests.scoring.factories import UserFactory, record_hand
+from tests.tournaments.factories import add_stage, tournament_ready
+from tournaments.models import Match
+from tournaments.services import stage_start, tournament_create, tournament_director_add
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user: Any) -> APIClient:
+    client = APIClient()
+    # A fresh row each time, so no permission cache outlives a change of rights.
+    client.force_authenticate(get_user_model().objects.get(pk=user.pk))
+    return client
+
+
+def test_a_named_director_rules_on_a_dispute_of_a_match_game(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    organiser = UserFactory(director=True)
+    tournament = tournament_ready(2, organiser=organiser)
+    named = UserFactory()
+    stage = add_stage(tournament, "single_elim")
+    stage_start(stage_id=stage.pk, actor=organiser)
+    match = Match.objects.get(stage=stage)
+
+    # Not yet a director: may not start the match's game.
+    started = client_for(named).post(f"/api/v1/matches/{match.pk}/games/", {"first_dealer": 0})
+    assert started.status_code == 403
+
+    url = f"/api/v1/tournaments/{tournament.slug}/directors/"
+    assert client_for(UserFactory()).post(url, {"user": named.pk}).status_code == 403
+    bad = client_for(organiser).post(url, {"user": 99999})
+    assert bad.status_code == 400
+    assert list(bad.json()["fields"]) == ["user"]
+    assert client_for(organiser).post(url, {"user": named.pk}).status_code == 200
+    assert tournament.directors.filter(pk=named.pk).exists()
+
+    started = client_for(named).post(f"/api/v1/matches/{match.pk}/games/", {"first_dealer": 0})
+    assert started.status_code == 201
+    game = match.match_games.get().game
+    assert set(game.scorekeepers.values_list("pk", flat=True)) >= {organiser.pk, named.pk}
+
+    simulated = simulate_hand(preset("cape-breton-standard"), random.Random(11), dealer=0)
+    record = simulated.record.to_json()
+    record_hand(
+        game,
+        {key: record[key] for key in ("caller", "trump", "tricks", "hands", "runs")},
+        entry_kind="tricks",
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        called = client_for(named).post(
+            f"/api/v1/games/{game.pk}/hands/1/disputes/",
+            {"called_by": 0, "accused": 1, "trick": 1},
+        )
+    assert called.status_code == 201
+    dispute_url = f"/api/v1/disputes/{called.json()['id']}/ruling/"
+    assert client_for(UserFactory()).post(dispute_url, {"ruling": "upheld"}).status_code == 403
+    ruled = client_for(named).post(dispute_url, {"ruling": "upheld"})
+    assert ruled.status_code == 200, ruled.json()
+    assert MisplayDispute.objects.get().ruling == "upheld"
+
+
+def test_only_a_director_of_games_creates_a_tournament_or_names_a_director() -> None:
+    plain = UserFactory()
+    with pytest.raises(NotAllowed):
+        tournament_create(
+            actor=plain, name="Kitchen Party", starts_on=__import__("datetime").date(2026, 12, 1)
+        )
+    tournament = tournament_ready(2)  # its organiser was made without the right to direct games
+    with pytest.raises(NotAllowed):
+        tournament_director_add(
+            tournament_id=tournament.pk, actor=tournament.organiser, user_id=plain.pk
+        )
+    tournament_director_add(tournament_id=tournament.pk, actor=None, user_id=plain.pk)
+    assert get_user_model().objects.get(pk=plain.pk).has_perm("scoring.direct_games")

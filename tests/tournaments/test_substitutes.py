@@ -1,0 +1,97 @@
+# mypy: disable-error-code="no-untyped-call,attr-defined,arg-type,union-attr,dict-item"
+"""A registered substitute sits in for a team player in a match game, and nobody else does."""
+
+from __future__ import annotations
+
+import pytest
+
+from scoring import services as scoring_services
+from tarabish_site.api.errors import ValidationFailed
+from tests.scoring.factories import PlayerFactory, TeamFactory
+from tests.tournaments.factories import add_stage, tournament_ready
+from tournaments.models import Match, Tournament
+from tournaments.services import entry_substitute_add, match_game_start, stage_start
+
+pytestmark = pytest.mark.django_db
+
+
+def ready_match(**values: object) -> Match:
+    tournament = tournament_ready(2, substitutes_allowed=True, **values)
+    stage = add_stage(tournament, "single_elim")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    return Match.objects.select_related("home__team", "away__team").get(stage=stage)
+
+
+def seats_with(match: Match, seat_0: int) -> list[int]:
+    home, away = match.home.team, match.away.team
+    return [seat_0, away.player_one_id, home.player_two_id, away.player_two_id]
+
+
+def test_a_registered_substitute_takes_a_team_seat() -> None:
+    match = ready_match()
+    sub = PlayerFactory()
+    organiser = match.stage.tournament.organiser
+    entry_substitute_add(entry_id=match.home_id, actor=organiser, player_id=sub.pk)
+    link = match_game_start(match_id=match.pk, actor=organiser, seats=seats_with(match, sub.pk))
+    assert link.game.seat_0_id == sub.pk
+    assert link.game.team_a_id == match.home.team_id
+
+
+def test_a_player_who_is_not_a_registered_substitute_is_refused() -> None:
+    match = ready_match()
+    stranger = PlayerFactory()
+    with pytest.raises(ValidationFailed) as info:
+        match_game_start(match_id=match.pk, actor=None, seats=seats_with(match, stranger.pk))
+    assert info.value.code == "bad_seats"
+    assert list(info.value.fields) == ["seats.0"]
+    assert not match.match_games.exists()
+
+
+def test_a_substitute_sits_only_for_the_entry_that_registered_them() -> None:
+    match = ready_match()
+    sub = PlayerFactory()
+    entry_substitute_add(entry_id=match.away_id, actor=None, player_id=sub.pk)
+    with pytest.raises(ValidationFailed) as info:
+        match_game_start(match_id=match.pk, actor=None, seats=seats_with(match, sub.pk))
+    assert list(info.value.fields) == ["seats.0"]
+
+
+def test_no_substitute_once_the_director_stops_allowing_them() -> None:
+    match = ready_match()
+    sub = PlayerFactory()
+    entry_substitute_add(entry_id=match.home_id, actor=None, player_id=sub.pk)
+    Tournament.objects.filter(pk=match.stage.tournament_id).update(substitutes_allowed=False)
+    with pytest.raises(ValidationFailed):
+        match_game_start(match_id=match.pk, actor=None, seats=seats_with(match, sub.pk))
+
+
+def test_a_player_in_two_seats_is_refused() -> None:
+    match = ready_match()
+    home = match.home.team
+    seats = seats_with(match, home.player_two_id)
+    with pytest.raises(ValidationFailed) as info:
+        match_game_start(match_id=match.pk, actor=None, seats=seats)
+    assert list(info.value.fields) == ["seats"]
+
+
+def test_scoring_takes_a_substitute_only_when_told_the_team() -> None:
+    team_a, team_b, sub = TeamFactory(), TeamFactory(), PlayerFactory()
+    seats = [sub, team_b.player_one, team_a.player_two, team_b.player_two]
+    with pytest.raises(ValidationFailed):
+        scoring_services.game_create(team_a=team_a, team_b=team_b, seats=seats)
+    with pytest.raises(ValidationFailed):  # named for the other team: still refused at seat 0
+        scoring_services.game_create(
+            team_a=team_a, team_b=team_b, seats=seats, substitutes={sub.pk: team_b}
+        )
+    game = scoring_services.game_create(
+        team_a=team_a, team_b=team_b, seats=seats, substitutes={sub.pk: team_a}
+    )
+    assert game.seat_ids[0] == sub.pk
+    partners_side_by_side = [team_a.player_one, sub, team_b.player_one, team_b.player_two]
+    with pytest.raises(ValidationFailed):
+        scoring_services.game_create(
+            team_a=team_a,
+            team_b=team_b,
+            seats=partners_side_by_side,
+            substitutes={sub.pk: team_a},
+        )
