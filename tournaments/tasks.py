@@ -55,5 +55,5 @@ def standings_recompute_all() -> None:
     max_retries=5,
 )
 def ratings_update(match_id: int) -> None:
-    """Rate the players of a finished match (once; a rated match is left alone)."""
+    """Rate the players of a finished match, or re-rate it if its result changed (idempotent)."""
     ratings.ratings_update_for_match(match_id=match_id)

@@ -1,8 +1,10 @@
 """Player ratings: OpenSkill (Plackett-Luce), one update per finished match, with history."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from django.db import IntegrityError, transaction
+from django.db.models import Min, Subquery
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
@@ -28,10 +30,14 @@ def team_strength(pairs: Sequence[tuple[int, int]]) -> list[float]:
 
 
 def ratings_update_for_match(*, match_id: int) -> bool:
-    """Move the four players' ratings by the result of a finished match, once.
+    """Bring the players' ratings in line with the result of one match, idempotently.
 
-    Byes, forfeits and unfinished matches rate nobody. A match already rated is left alone,
-    so running this twice changes nothing. Returns whether ratings moved.
+    A newly finished match is rated once, after the matches rated before it. A match
+    already rated whose result has since changed (another winner, a forfeit, a reset) is
+    re-rated in its place: every rating change from that match on is taken back and the
+    matches are rated again, in the same order, from what they hold now. Byes, forfeits and
+    unfinished matches rate nobody. Running this twice changes nothing. Returns whether
+    ratings moved.
     """
     try:
         with transaction.atomic():
@@ -41,62 +47,146 @@ def ratings_update_for_match(*, match_id: int) -> bool:
         return False
 
 
-def _update(match_id: int) -> bool:
-    match = Match.objects.select_related("home__team", "away__team").filter(pk=match_id).first()
+def _players(match: Match) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The two pairs of players a match rates, or None if it rates nobody."""
     if (
-        match is None
-        or match.state != Match.State.COMPLETE
+        match.state != Match.State.COMPLETE
         or match.bye
         or match.forfeit
         or match.home is None
         or match.away is None
     ):
-        return False
-    home = (match.home.team.player_one_id, match.home.team.player_two_id)
-    away = (match.away.team.player_one_id, match.away.team.player_two_id)
-    players = [*home, *away]
+        return None
+    return (
+        (match.home.team.player_one_id, match.home.team.player_two_id),
+        (match.away.team.player_one_id, match.away.team.player_two_id),
+    )
+
+
+def _results(match: Match) -> tuple[str, str]:
+    """The home pair's and the away pair's result."""
+    if match.winner_id is None:
+        return "draw", "draw"
+    return ("win", "loss") if match.winner_id == match.home_id else ("loss", "win")
+
+
+def _expected(match: Match) -> dict[int, str]:
+    """What the rating changes of ``match`` should say: player id -> result."""
+    pairs = _players(match)
+    if pairs is None:
+        return {}
+    return {
+        pid: result for pair, result in zip(pairs, _results(match), strict=True) for pid in pair
+    }
+
+
+def _lock_ratings(players: set[int]) -> dict[int, PlayerRating]:
     PlayerRating.objects.bulk_create(
         [PlayerRating(player_id=pid, mu=DEFAULT.mu, sigma=DEFAULT.sigma) for pid in players],
         ignore_conflicts=True,
     )
-    locked = {
+    return {
         r.player_id: r
         for r in PlayerRating.objects.select_for_update()
         .filter(player_id__in=players)
         .order_by("player_id")
     }
-    if RatingChange.objects.filter(match_id=match_id).exists():
+
+
+def _matches(ids: set[int]) -> dict[int, Match]:
+    return Match.objects.select_related("home__team", "away__team").in_bulk(ids)
+
+
+def _update(match_id: int) -> bool:
+    match = _matches({match_id}).get(match_id)
+    if match is None:
         return False
-    ranks: list[float]
-    if match.winner_id is None:
-        ranks = [0.0, 0.0]
-    else:
-        ranks = [0.0, 1.0] if match.winner_id == match.home_id else [1.0, 0.0]
-    teams = [
-        [MODEL.rating(mu=locked[p].mu, sigma=locked[p].sigma) for p in side]
-        for side in (home, away)
-    ]
-    rated = MODEL.rate(teams, ranks=ranks)
-    changes = []
+    expected = _expected(match)
+    rated = dict(RatingChange.objects.filter(match_id=match_id).values_list("player_id", "result"))
+    if rated == expected:
+        return False
+    if not rated:
+        locked = _lock_ratings(set(expected))
+        if RatingChange.objects.filter(match_id=match_id).exists():
+            return False
+        _rate(match, locked, timezone.now())
+        _save_ratings(locked.values())
+        return True
+    _rerate_from(match_id)
+    return True
+
+
+def _rerate_from(match_id: int) -> None:
+    """Take back every rating change from ``match_id``'s on, and rate those matches again
+    in the order they were first rated, as they stand now."""
+    order = list(
+        RatingChange.objects.values("match_id")
+        .annotate(first=Min("id"))
+        .filter(first__gte=Subquery(_first_change(match_id)))
+        .order_by("first")
+        .values_list("match_id", flat=True)
+    )
+    undone = list(
+        RatingChange.objects.filter(match_id__in=order)
+        .order_by("id")
+        .values("player_id", "mu_before", "sigma_before")
+    )
+    matches = _matches(set(order))
+    players = {row["player_id"] for row in undone}
+    for match in matches.values():
+        players |= set(_expected(match))
+    locked = _lock_ratings(players)
+    restored: set[int] = set()
+    for row in undone:
+        rating = locked[row["player_id"]]
+        if row["player_id"] not in restored:
+            rating.mu, rating.sigma = row["mu_before"], row["sigma_before"]
+            restored.add(row["player_id"])
+        rating.matches -= 1
+    RatingChange.objects.filter(match_id__in=order).delete()
     now = timezone.now()
-    for side, new_side in zip((home, away), rated, strict=True):
+    for mid in order:
+        if mid in matches:
+            _rate(matches[mid], locked, now)
+    _save_ratings(locked.values())
+
+
+def _first_change(match_id: int) -> Any:
+    return RatingChange.objects.filter(match_id=match_id).order_by("id").values("id")[:1]
+
+
+def _rate(match: Match, locked: dict[int, PlayerRating], now: Any) -> None:
+    """Rate one match from the players' ratings in ``locked`` (moved in place), with history."""
+    pairs = _players(match)
+    if pairs is None:
+        return
+    ranks = {"win": 0.0, "draw": 0.0, "loss": 1.0}
+    results = _results(match)
+    order = [ranks[r] for r in results]
+    teams = [[MODEL.rating(mu=locked[p].mu, sigma=locked[p].sigma) for p in side] for side in pairs]
+    new_teams = MODEL.rate(teams, ranks=order)
+    changes = []
+    for side, new_side, result in zip(pairs, new_teams, results, strict=True):
         for pid, new in zip(side, new_side, strict=True):
             row = locked[pid]
             changes.append(
                 RatingChange(
                     player_id=pid,
-                    match_id=match_id,
+                    match_id=match.pk,
                     mu_before=row.mu,
                     sigma_before=row.sigma,
                     mu_after=new.mu,
                     sigma_after=new.sigma,
+                    result=result,
                 )
             )
             row.mu, row.sigma, row.matches = new.mu, new.sigma, row.matches + 1
             row.updated_at = now
     RatingChange.objects.bulk_create(changes)
-    for row in locked.values():
+
+
+def _save_ratings(rows: Iterable[PlayerRating]) -> None:
+    for row in rows:
         PlayerRating.objects.filter(pk=row.pk).update(
-            mu=row.mu, sigma=row.sigma, matches=row.matches, updated_at=row.updated_at
+            mu=row.mu, sigma=row.sigma, matches=row.matches, updated_at=timezone.now()
         )
-    return True

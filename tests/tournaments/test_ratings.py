@@ -1,0 +1,89 @@
+# mypy: disable-error-code="no-untyped-call,attr-defined,arg-type,union-attr"
+"""Ratings follow the results: a changed result is re-rated in its place, once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.tournaments.factories import add_stage, tournament_ready
+from tests.tournaments.helpers import win_match
+from tournaments.models import Match, PlayerRating, RatingChange
+from tournaments.services import match_forfeit, ratings_update_for_match, stage_start
+
+pytestmark = pytest.mark.django_db
+
+
+def ratings() -> dict[int, tuple[float, float, int]]:
+    return {
+        r.player_id: (round(r.mu, 9), round(r.sigma, 9), r.matches)
+        for r in PlayerRating.objects.all()
+    }
+
+
+def replayed(order: list[int]) -> dict[int, tuple[float, float, int]]:
+    """The ratings rated from nothing over ``order``, as they stand now (for comparison)."""
+    RatingChange.objects.all().delete()
+    PlayerRating.objects.all().delete()
+    for match_id in order:
+        ratings_update_for_match(match_id=match_id)
+    return ratings()
+
+
+def played_round_robin(capture: Any) -> list[Match]:
+    tournament = tournament_ready(4)
+    stage = add_stage(tournament, "round_robin")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    matches = list(Match.objects.filter(stage=stage).order_by("round_id", "number"))
+    with capture(execute=True):
+        for match in matches:
+            win_match(match, "home")
+    return [Match.objects.get(pk=m.pk) for m in matches]
+
+
+def test_a_result_changed_later_is_re_rated_in_its_place(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    matches = played_round_robin(django_capture_on_commit_callbacks)
+    order = [m.pk for m in matches]
+    assert RatingChange.objects.count() == 4 * len(matches)
+    first = matches[0]
+    Match.objects.filter(pk=first.pk).update(winner=first.away_id)
+    assert ratings_update_for_match(match_id=first.pk)
+    after = ratings()
+    assert not ratings_update_for_match(match_id=first.pk)  # twice changes nothing
+    assert ratings() == after
+    assert set(RatingChange.objects.filter(match=first).values_list("result", flat=True)) == {
+        "win",
+        "loss",
+    }
+    winners = {first.away.team.player_one_id, first.away.team.player_two_id}
+    assert (
+        set(
+            RatingChange.objects.filter(match=first, result="win").values_list(
+                "player_id", flat=True
+            )
+        )
+        == winners
+    )
+    assert after == replayed(order)
+
+
+def test_a_forfeit_over_a_played_result_takes_its_rating_back(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    matches = played_round_robin(django_capture_on_commit_callbacks)
+    order = [m.pk for m in matches]
+    middle = matches[2]
+    with django_capture_on_commit_callbacks(execute=True):
+        match_forfeit(
+            match_id=middle.pk,
+            actor=None,
+            loser_id=middle.home_id,
+            expected_version=middle.version,
+        )
+    assert not RatingChange.objects.filter(match=middle).exists()
+    assert RatingChange.objects.count() == 4 * (len(matches) - 1)
+    after = ratings()
+    assert after == replayed(order)
