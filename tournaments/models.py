@@ -157,6 +157,15 @@ class Stage(models.Model):
         "empty for every active entry.",
     )
     tiebreakers = models.JSONField(default=list, blank=True)
+    match_format = models.CharField(
+        max_length=10,
+        choices=Tournament.MatchFormat.choices,
+        blank=True,
+        help_text="Empty: the tournament's match format.",
+    )
+    match_games = models.PositiveSmallIntegerField(
+        null=True, blank=True, help_text="Empty: the tournament's number of games."
+    )
     standings_dirty = models.BooleanField(default=False)
     standings_computed_at = models.DateTimeField(null=True, blank=True)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -169,6 +178,10 @@ class Stage(models.Model):
             models.UniqueConstraint(fields=["tournament", "order"], name="stage_order_unique"),
             models.CheckConstraint(condition=Q(pool_count__gte=1), name="stage_pool_count"),
             models.CheckConstraint(condition=Q(legs__in=[1, 2]), name="stage_legs"),
+            models.CheckConstraint(
+                condition=Q(match_games__isnull=True) | Q(match_games__gte=1),
+                name="stage_match_games",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -177,6 +190,15 @@ class Stage(models.Model):
     @property
     def is_bracket(self) -> bool:
         return self.kind in {self.Kind.SINGLE_ELIM, self.Kind.DOUBLE_ELIM}
+
+    @property
+    def effective_match_format(self) -> str:
+        """The stage's own match format, or else the tournament's."""
+        return self.match_format or self.tournament.match_format
+
+    @property
+    def effective_match_games(self) -> int:
+        return self.match_games or self.tournament.match_games
 
 
 class Pool(models.Model):
@@ -424,6 +446,12 @@ class RatingChange(models.Model):
     sigma_before = models.FloatField()
     mu_after = models.FloatField()
     sigma_after = models.FloatField()
+    result = models.CharField(
+        max_length=4,
+        choices=[("win", "Win"), ("draw", "Draw"), ("loss", "Loss")],
+        blank=True,
+        help_text="The player's result as rated; a match whose result changes is re-rated.",
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -142,6 +142,10 @@ class SubstituteSerializer(serializers.Serializer[Any]):
     player = serializers.IntegerField(min_value=1)
 
 
+class DirectorSerializer(serializers.Serializer[Any]):
+    user = serializers.IntegerField(min_value=1, help_text="The account to name a director.")
+
+
 class CsvImportSerializer(serializers.Serializer[Any]):
     csv = serializers.CharField(
         help_text="CSV text with a header: team, player_one, player_two, community, seed "
@@ -172,6 +176,8 @@ class StageSerializer(serializers.ModelSerializer[Stage]):
             "grand_final",
             "qualifiers_per_pool",
             "tiebreakers",
+            "match_format",
+            "match_games",
             "standings_computed_at",
             "started_at",
             "finished_at",
@@ -193,6 +199,15 @@ class StageCreateSerializer(serializers.Serializer[Any]):
     qualifiers_per_pool = serializers.IntegerField(min_value=1, required=False, default=None)
     tiebreakers = serializers.ListField(
         child=serializers.ChoiceField(choices=list(TIEBREAKERS)), required=False, default=list
+    )
+    match_format = serializers.ChoiceField(
+        choices=Tournament.MatchFormat.choices,
+        required=False,
+        default="",
+        help_text="Empty: the tournament's match format.",
+    )
+    match_games = serializers.IntegerField(
+        min_value=1, max_value=9, required=False, default=None, allow_null=True
     )
 
 

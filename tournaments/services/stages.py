@@ -36,6 +36,7 @@ from tournaments.services.standings import (
     standings_recompute,
     standings_touch,
 )
+from tournaments.services.tournaments import check_match_format
 
 Kind = Stage.Kind
 TStatus = Tournament.Status
@@ -60,23 +61,23 @@ def _lock_stage(stage_id: int) -> tuple[Tournament, Stage]:
     return tournament, stage
 
 
-@transaction.atomic
-def stage_create(
+def stage_create_check(
     *,
-    tournament_id: int,
+    tournament: Tournament,
     actor: Actor,
     kind: str,
-    name: str = "",
-    pool_count: int = 1,
-    legs: int = 1,
-    swiss_rounds: int | None = None,
-    third_place: bool = False,
-    grand_final: str = Stage.GrandFinal.RESET,
-    qualifiers_per_pool: int | None = None,
-    tiebreakers: Sequence[str] = (),
-) -> Stage:
-    """Add a stage after the tournament's last one."""
-    tournament = _lock_tournament(tournament_id)
+    pool_count: int,
+    legs: int,
+    swiss_rounds: int | None,
+    third_place: bool,
+    grand_final: str,
+    qualifiers_per_pool: int | None,
+    tiebreakers: Sequence[str],
+    match_format: str,
+    match_games: int | None,
+) -> int:
+    """The checks of :func:`stage_create` (also run by the admin's add form before it calls
+    the service). Returns the order of the tournament's last stage (0 for none)."""
     require_director(tournament, actor)
     if tournament.status == TStatus.FINISHED:
         raise Conflict(f"{tournament.name} is finished.", code="finished")
@@ -102,11 +103,55 @@ def stage_create(
             else "lists a tie-breaker twice."
         )
         raise invalid("tiebreakers", reason)
+    if match_format or match_games is not None:
+        check_match_format(
+            match_format or tournament.match_format, match_games or tournament.match_games
+        )
     last = tournament.stages.aggregate(last=Max("order"))["last"] or 0
     if qualifiers_per_pool is not None and (last == 0 or qualifiers_per_pool < 1):
         raise invalid(
             "qualifiers_per_pool", "only a stage after another takes qualifiers (at least 1)."
         )
+    return int(last)
+
+
+@transaction.atomic
+def stage_create(
+    *,
+    tournament_id: int,
+    actor: Actor,
+    kind: str,
+    name: str = "",
+    pool_count: int = 1,
+    legs: int = 1,
+    swiss_rounds: int | None = None,
+    third_place: bool = False,
+    grand_final: str = Stage.GrandFinal.RESET,
+    qualifiers_per_pool: int | None = None,
+    tiebreakers: Sequence[str] = (),
+    match_format: str = "",
+    match_games: int | None = None,
+) -> Stage:
+    """Add a stage after the tournament's last one.
+
+    ``match_format`` and ``match_games`` override the tournament's match format for this
+    stage's matches (e.g. single games in the pools, best of three in the knockout).
+    """
+    tournament = _lock_tournament(tournament_id)
+    last = stage_create_check(
+        tournament=tournament,
+        actor=actor,
+        kind=kind,
+        pool_count=pool_count,
+        legs=legs,
+        swiss_rounds=swiss_rounds,
+        third_place=third_place,
+        grand_final=grand_final,
+        qualifiers_per_pool=qualifiers_per_pool,
+        tiebreakers=tiebreakers,
+        match_format=match_format,
+        match_games=match_games,
+    )
     return Stage.objects.create(
         tournament=tournament,
         order=last + 1,
@@ -119,6 +164,8 @@ def stage_create(
         grand_final=grand_final if kind == Kind.DOUBLE_ELIM else Stage.GrandFinal.RESET,
         qualifiers_per_pool=qualifiers_per_pool,
         tiebreakers=list(tiebreakers),
+        match_format=match_format,
+        match_games=match_games,
     )
 
 
@@ -185,8 +232,8 @@ def _match(stage: Stage, rnd: Round, number: int, **values: Any) -> Match:
         stage=stage,
         round=rnd,
         number=number,
-        format=tournament.match_format,
-        games_planned=tournament.match_games,
+        format=stage.match_format or tournament.match_format,
+        games_planned=stage.match_games or tournament.match_games,
         **values,
     )
 
