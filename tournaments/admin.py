@@ -3,6 +3,7 @@
 from collections.abc import Callable
 from typing import Any
 
+from django import forms
 from django.contrib import admin, messages
 from django.db.models import Count, Q, QuerySet
 from django.http import HttpRequest
@@ -41,6 +42,65 @@ def _run(
         modeladmin.message_user(request, f"{done}: {count}.", messages.SUCCESS)
 
 
+def _add_errors(form: forms.ModelForm[Any], exc: ApplicationError) -> None:
+    """Show a service's refusal on the add form, on the fields it names."""
+    names = [name for name in exc.fields if name in form.fields]
+    for name in names:
+        for reason in exc.fields[name]:
+            form.add_error(name, reason)
+    if not names:
+        form.add_error(None, exc.message)
+
+
+class TournamentAddForm(forms.ModelForm[Tournament]):
+    """Adding a tournament runs the service's checks; saving it calls the service."""
+
+    request: HttpRequest
+
+    class Meta:
+        model = Tournament
+        fields = [
+            "name",
+            "slug",
+            "venue",
+            "starts_on",
+            "ends_on",
+            "ruleset_preset",
+            "match_format",
+            "match_games",
+            "public",
+            "substitutes_allowed",
+            "seed_by_rating",
+        ]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["slug"].required = False  # the service makes one from the name
+        self.fields["ends_on"].required = False  # the service takes the first day
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        if not services.can_create_tournament(self.request.user):
+            self.add_error(None, "Only a director may create a tournament.")
+            return data
+        try:
+            services.tournament_create_check(
+                name=data["name"],
+                starts_on=data["starts_on"],
+                ends_on=data.get("ends_on"),
+                slug=data.get("slug") or "",
+                ruleset_preset=data.get("ruleset_preset") or "",
+                ruleset=None,
+                match_format=data["match_format"],
+                match_games=data["match_games"],
+            )
+        except ApplicationError as exc:
+            _add_errors(self, exc)
+        return data
+
+
 # ------------------------------------------------------------------------------ tournaments
 class StageInline(admin.TabularInline[Stage, Tournament]):
     model = Stage
@@ -77,6 +137,57 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
         "advance",
         "finish",
     ]
+
+    def get_form(
+        self,
+        request: HttpRequest,
+        obj: Tournament | None = None,
+        change: bool = False,
+        **kwargs: Any,
+    ) -> Any:
+        if obj is not None:
+            return super().get_form(request, obj, change=change, **kwargs)
+        kwargs["fields"] = TournamentAddForm.Meta.fields
+        form = super().get_form(request, obj, form=TournamentAddForm, **kwargs)
+        form.request = request  # type: ignore[attr-defined]
+        return form
+
+    def get_fieldsets(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
+        if obj is None:
+            return [(None, {"fields": TournamentAddForm.Meta.fields})]
+        return super().get_fieldsets(request, obj)
+
+    def get_inlines(self, request: HttpRequest, obj: Tournament | None) -> Any:
+        return self.inlines if obj is not None else []
+
+    def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        data = form.cleaned_data
+        created = services.tournament_create(
+            actor=request.user,
+            name=data["name"],
+            starts_on=data["starts_on"],
+            ends_on=data.get("ends_on"),
+            slug=data.get("slug") or "",
+            venue=data.get("venue") or "",
+            ruleset_preset=data.get("ruleset_preset") or "",
+            match_format=data["match_format"],
+            match_games=data["match_games"],
+            public=data["public"],
+            substitutes_allowed=data["substitutes_allowed"],
+            seed_by_rating=data["seed_by_rating"],
+        )
+        obj.pk = created.pk
+        obj.refresh_from_db()
+
+    def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
+        if not change:
+            return  # the service named the organiser a director
+        super().save_related(request, form, formsets, change)
+        # A director named here rules on the disputes of the tournament's games.
+        services.directors_grant(tournament_id=form.instance.pk)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
         state = "stages__matches__state"
@@ -204,6 +315,69 @@ class EntryAdmin(admin.ModelAdmin[Entry]):
 
 
 # ------------------------------------------------------------------------------ stages
+STAGE_ADD_FIELDS = [
+    "tournament",
+    "name",
+    "kind",
+    "pool_count",
+    "legs",
+    "swiss_rounds",
+    "third_place",
+    "grand_final",
+    "qualifiers_per_pool",
+    "tiebreakers",
+    "match_format",
+    "match_games",
+]
+
+
+class StageAddForm(forms.ModelForm[Stage]):
+    """Adding a stage runs the service's checks; saving it calls the service."""
+
+    request: HttpRequest
+
+    class Meta:
+        model = Stage
+        fields = STAGE_ADD_FIELDS
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["name"].required = False  # the service names it by its order and kind
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        if self.errors:
+            return data
+        tiebreakers = data.get("tiebreakers") or []
+        if not isinstance(tiebreakers, list):
+            self.add_error("tiebreakers", "give a list of tie-breaker names.")
+            return data
+        try:
+            services.stage_create_check(
+                tournament=data["tournament"],
+                actor=self.request.user,
+                **_stage_values(data),
+            )
+        except ApplicationError as exc:
+            _add_errors(self, exc)
+        return data
+
+
+def _stage_values(data: dict[str, Any]) -> dict[str, Any]:
+    return {
+        "kind": data["kind"],
+        "pool_count": data["pool_count"],
+        "legs": data["legs"],
+        "swiss_rounds": data.get("swiss_rounds"),
+        "third_place": data["third_place"],
+        "grand_final": data["grand_final"],
+        "qualifiers_per_pool": data.get("qualifiers_per_pool"),
+        "tiebreakers": list(data.get("tiebreakers") or []),
+        "match_format": data.get("match_format") or "",
+        "match_games": data.get("match_games"),
+    }
+
+
 @admin.register(Stage)
 class StageAdmin(admin.ModelAdmin[Stage]):
     list_display = [
@@ -226,6 +400,35 @@ class StageAdmin(admin.ModelAdmin[Stage]):
         "version",
     ]
     actions = ["start", "pair_next_round", "recompute_standings"]
+
+    def get_form(
+        self, request: HttpRequest, obj: Stage | None = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        if obj is not None:
+            return super().get_form(request, obj, change=change, **kwargs)
+        kwargs["fields"] = STAGE_ADD_FIELDS
+        form = super().get_form(request, obj, form=StageAddForm, **kwargs)
+        form.request = request  # type: ignore[attr-defined]
+        return form
+
+    def get_fieldsets(self, request: HttpRequest, obj: Stage | None = None) -> Any:
+        if obj is None:
+            return [(None, {"fields": STAGE_ADD_FIELDS})]
+        return super().get_fieldsets(request, obj)
+
+    def save_model(self, request: HttpRequest, obj: Stage, form: Any, change: bool) -> None:
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        data = form.cleaned_data
+        created = services.stage_create(
+            tournament_id=data["tournament"].pk,
+            actor=request.user,
+            name=data.get("name") or "",
+            **_stage_values(data),
+        )
+        obj.pk = created.pk
+        obj.refresh_from_db()
 
     @admin.action(description="Start the stage")
     def start(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:

@@ -63,3 +63,53 @@ def test_actions_run_the_director_steps(admin_client_for_director: Client) -> No
         follow=True,
     )
     assert "has already started" in refused.content.decode()
+
+
+def test_adding_a_tournament_goes_through_the_service(admin_client_for_director: Client) -> None:
+    form = {
+        "name": "Sydney Mines Open",
+        "slug": "",
+        "venue": "Miners' Hall",
+        "starts_on": "2026-12-12",
+        "ends_on": "2026-12-12",
+        "ruleset_preset": "",
+        "match_format": "best_of",
+        "match_games": "2",
+        "public": "on",
+    }
+    refused = admin_client_for_director.post("/admin/tournaments/tournament/add/", form)
+    assert refused.status_code == 200
+    assert "use an odd number" in refused.content.decode()
+    assert not Tournament.objects.exists()
+    form["match_games"] = "3"
+    added = admin_client_for_director.post("/admin/tournaments/tournament/add/", form)
+    assert added.status_code == 302
+    tournament = Tournament.objects.get()
+    assert tournament.slug == "sydney-mines-open"
+    assert tournament.ruleset_preset == "cape-breton-standard"
+    assert tournament.ruleset
+    assert list(tournament.directors.all()) == [tournament.organiser]
+
+
+def test_adding_a_stage_goes_through_the_service(admin_client_for_director: Client) -> None:
+    tournament = tournament_ready(4)
+    tournament.directors.add(*UserFactory._meta.model.objects.filter(is_superuser=True))
+    form = {
+        "tournament": str(tournament.pk),
+        "name": "",
+        "kind": "round_robin",
+        "pool_count": "1",
+        "legs": "1",
+        "third_place": "on",
+        "grand_final": "reset",
+        "tiebreakers": "[]",
+        "match_format": "",
+    }
+    refused = admin_client_for_director.post("/admin/tournaments/stage/add/", form)
+    assert refused.status_code == 200
+    assert "only single elimination has a third-place match" in refused.content.decode()
+    del form["third_place"]
+    added = admin_client_for_director.post("/admin/tournaments/stage/add/", form)
+    assert added.status_code == 302
+    stage = Stage.objects.get(tournament=tournament)
+    assert (stage.order, stage.name) == (1, "Stage 1: Round robin")
