@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 
+from tournaments.algorithms.standings import DEFAULT_TIEBREAKERS, SWISS_TIEBREAKERS
+
 
 class Tournament(models.Model):
     class Status(models.TextChoices):
@@ -190,6 +192,16 @@ class Stage(models.Model):
     @property
     def is_bracket(self) -> bool:
         return self.kind in {self.Kind.SINGLE_ELIM, self.Kind.DOUBLE_ELIM}
+
+    @property
+    def tiebreakers_in_effect(self) -> list[str]:
+        """The tie-breakers that order this stage's table: its own list, or the default
+        for its kind (Swiss adds Buchholz and median-Buchholz)."""
+        if self.tiebreakers:
+            return list(self.tiebreakers)
+        if self.kind == self.Kind.SWISS:
+            return list(SWISS_TIEBREAKERS)
+        return list(DEFAULT_TIEBREAKERS)
 
     @property
     def effective_match_format(self) -> str:

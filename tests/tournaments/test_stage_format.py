@@ -51,3 +51,16 @@ def test_a_stage_s_format_is_given_through_the_api() -> None:
     assert set(Match.objects.filter(stage_id=stage_id).values_list("format", "games_planned")) == {
         ("fixed", 2)
     }
+
+
+def test_a_stage_shows_the_tie_breakers_in_effect() -> None:
+    tournament = tournament_ready(4)
+    swiss = add_stage(tournament, "swiss")
+    client = APIClient()
+    body = client.get(f"/api/v1/tournaments/{tournament.slug}/stages/{swiss.pk}/").json()
+    assert body["tiebreakers"] == []
+    assert "buchholz" in body["tiebreakers_in_effect"]
+    assert body["tiebreakers_in_effect"][-1] == "seed"
+    chosen = add_stage(tournament, "single_elim", tiebreakers=["points_difference", "seed"])
+    body = client.get(f"/api/v1/tournaments/{tournament.slug}/stages/{chosen.pk}/").json()
+    assert body["tiebreakers_in_effect"] == ["points_difference", "seed"]

@@ -161,6 +161,12 @@ class ImportReportSerializer(serializers.Serializer[Any]):
 
 # ------------------------------------------------------------------------------ stages
 class StageSerializer(serializers.ModelSerializer[Stage]):
+    tiebreakers_in_effect = serializers.ListField(
+        child=serializers.CharField(),
+        read_only=True,
+        help_text="The tie-breakers that order the table (the stage's own or the default).",
+    )
+
     class Meta:
         model = Stage
         fields = [
@@ -176,6 +182,7 @@ class StageSerializer(serializers.ModelSerializer[Stage]):
             "grand_final",
             "qualifiers_per_pool",
             "tiebreakers",
+            "tiebreakers_in_effect",
             "match_format",
             "match_games",
             "standings_computed_at",

@@ -16,8 +16,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from tournaments.algorithms.standings import (
-    DEFAULT_TIEBREAKERS,
-    SWISS_TIEBREAKERS,
     MatchResult,
     StandingRow,
     TieBreaker,
@@ -56,9 +54,7 @@ def standings_unschedule(*, stage_id: int) -> None:
 
 
 def tiebreakers_for(stage: Stage) -> tuple[TieBreaker, ...]:
-    if stage.tiebreakers:
-        return tuple(stage.tiebreakers)
-    return SWISS_TIEBREAKERS if stage.kind == Stage.Kind.SWISS else DEFAULT_TIEBREAKERS
+    return tuple(stage.tiebreakers_in_effect)  # type: ignore[arg-type]
 
 
 class MatchRow(NamedTuple):
