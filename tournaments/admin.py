@@ -502,7 +502,7 @@ class MatchAdmin(admin.ModelAdmin[Match]):
         for f in Match._meta.get_fields()
         if getattr(f, "concrete", False) and not f.auto_created
     ]
-    actions = ["confirm_reset", "clear_hold", "sync_from_games"]
+    actions = ["forfeit_home", "forfeit_away", "confirm_reset", "clear_hold", "sync_from_games"]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # matches are made by starting a stage
@@ -510,6 +510,28 @@ class MatchAdmin(admin.ModelAdmin[Match]):
     @admin.display(description="Games (points)")
     def score(self, obj: Match) -> str:
         return f"{obj.home_games}-{obj.away_games} ({obj.home_points}-{obj.away_points})"
+
+    def _forfeit(self, request: HttpRequest, queryset: QuerySet[Match], side: str) -> None:
+        _run(
+            self,
+            request,
+            queryset,
+            lambda m: services.match_forfeit(
+                match_id=m.pk,
+                actor=request.user,
+                loser_id=getattr(m, f"{side}_id") or 0,
+                expected_version=m.version,
+            ),
+            "Matches awarded by forfeit",
+        )
+
+    @admin.action(description="Forfeit: the home team loses (a no-show, a team that left)")
+    def forfeit_home(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        self._forfeit(request, queryset, "home")
+
+    @admin.action(description="Forfeit: the away team loses (a no-show, a team that left)")
+    def forfeit_away(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        self._forfeit(request, queryset, "away")
 
     @admin.action(description="Confirm the held result change (re-opens later matches)")
     def confirm_reset(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:

@@ -113,3 +113,17 @@ def test_adding_a_stage_goes_through_the_service(admin_client_for_director: Clie
     assert added.status_code == 302
     stage = Stage.objects.get(tournament=tournament)
     assert (stage.order, stage.name) == (1, "Stage 1: Round robin")
+
+
+def test_a_forfeit_is_awarded_from_the_match_list(admin_client_for_director: Client) -> None:
+    tournament = tournament_ready(2)
+    stage = add_stage(tournament, "single_elim")
+    admin_client_for_director.post(
+        "/admin/tournaments/stage/", {"action": "start", "_selected_action": [stage.pk]}
+    )
+    match = Match.objects.get(stage=stage)
+    admin_client_for_director.post(
+        "/admin/tournaments/match/", {"action": "forfeit_away", "_selected_action": [match.pk]}
+    )
+    match.refresh_from_db()
+    assert (match.state, match.forfeit, match.winner_id) == ("complete", True, match.home_id)
