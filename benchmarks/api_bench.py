@@ -24,7 +24,10 @@ Two measurements, each with ``--pads`` score-pads (threads, one keep-alive conne
   three endpoints (so a change in the machine's load hits all three alike). Gives requests
   per second, p50 and p99, and the throughput ratio. In a closed loop the latency is mostly
   queueing (Little's law: latency = pads / throughput), so its p99 says how long a burst of
-  all pads at once waits, not how a hall of tables feels.
+  all pads at once waits, not how a hall of tables feels. Beside it, the CPU that gunicorn
+  and PostgreSQL spent per request (from /proc): on a shared machine throughput moves with
+  everyone else's load, the CPU a request costs does not, and the bare endpoint's cost over
+  a hand's is the throughput ratio the server itself allows.
 * **(b) latency at a paced load**: every pad sends one request every ``--pace-ms``
   (staggered, so the offered rate is pads / pace), ``--paced-hands`` requests each, first the
   bare endpoint and then hand entry. Latency is measured from the moment the request was due,
@@ -85,6 +88,8 @@ class Phase:
     seconds: float = 0.0
     #: Requests per second offered by the pads in a paced phase (None: closed loop).
     offered: float | None = None
+    #: CPU seconds gunicorn and PostgreSQL spent in the phase (None: not measured).
+    cpu: float | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def record(self, status: int, seconds: float, late: float | None = None) -> None:
@@ -98,6 +103,8 @@ class Phase:
         self.latencies += other.latencies
         self.late += other.late
         self.seconds += other.seconds
+        if other.cpu is not None:
+            self.cpu = (self.cpu or 0.0) + other.cpu
         for status, n in other.statuses.items():
             self.statuses[status] = self.statuses.get(status, 0) + n
 
@@ -108,6 +115,11 @@ class Phase:
     @property
     def rate(self) -> float:
         return self.ok / self.seconds if self.seconds else 0.0
+
+    @property
+    def cpu_ms(self) -> float:
+        """Server CPU (gunicorn and PostgreSQL) per successful request, in ms."""
+        return self.cpu / self.ok * 1000 if self.cpu is not None and self.ok else float("nan")
 
     def percentile(self, p: float, *, from_due: bool = False) -> float:
         ordered = sorted(self.late if from_due else self.latencies)
@@ -123,6 +135,8 @@ class Phase:
             f"{self.rate:7.1f} /s  p50 {self.percentile(50):7.1f} ms  "
             f"p99 {self.percentile(99):7.1f} ms"
         )
+        if self.cpu is not None:
+            text += f"  cpu {self.cpu_ms:5.1f} ms/req"
         if self.offered is not None:
             text += (
                 f"  (offered {self.offered:.1f} /s; from due: p50 "
@@ -302,6 +316,44 @@ class Client:
         raise AssertionError("unreachable")
 
 
+@dataclass(frozen=True)
+class ServerCpu:
+    """CPU seconds used so far by gunicorn (master, live workers, and the workers it has
+    reaped) and by the PostgreSQL backends connected to the benchmark's database, read from
+    Linux's /proc. Another program on the machine is not counted, so this figure does not
+    move with the load the way throughput does."""
+
+    gunicorn_pid: int
+    database: str
+
+    def __call__(self) -> float | None:
+        ticks = 0
+        try:
+            entries = list(Path("/proc").iterdir())
+        except OSError:
+            return None
+        for entry in entries:
+            if not entry.name.isdigit():
+                continue
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                command = (entry / "cmdline").read_bytes()
+            except OSError:
+                continue  # gone in between
+            pid, ppid = int(entry.name), int(fields[1])
+            if pid == self.gunicorn_pid:
+                ticks += sum(int(f) for f in fields[11:15])  # with reaped workers
+            elif ppid == self.gunicorn_pid or (
+                command.startswith(b"postgres: ") and f" {self.database} ".encode() in command
+            ):
+                ticks += int(fields[11]) + int(fields[12])
+        return ticks / os.sysconf("SC_CLK_TCK")
+
+
+#: Set once gunicorn runs; each phase then records the server CPU it used.
+SERVER_CPU: list[ServerCpu] = []
+
+
 def run_phase(
     phase: Phase, clients: list[Client], work: Callable[[int, Client, Phase], None]
 ) -> Phase:
@@ -314,11 +366,15 @@ def run_phase(
     threads = [threading.Thread(target=pad, args=(i,)) for i in range(len(clients))]
     for thread in threads:
         thread.start()
+    cpu_before = SERVER_CPU[0]() if SERVER_CPU else None
     start.wait()
     began = time.perf_counter()
     for thread in threads:
         thread.join()
     phase.seconds = time.perf_counter() - began
+    cpu_after = SERVER_CPU[0]() if SERVER_CPU else None
+    if cpu_before is not None and cpu_after is not None:
+        phase.cpu = cpu_after - cpu_before
     return phase
 
 
@@ -451,6 +507,7 @@ def main() -> None:
     port = free_port()
     log = Path("/tmp") / f"api-bench-gunicorn-{os.getpid()}.log"  # noqa: S108 - a log file
     server = start_gunicorn(env, port, log)
+    SERVER_CPU.append(ServerCpu(server.pid, args.db))
     workers = os.environ.get("GUNICORN_WORKERS")
     threads = os.environ.get("GUNICORN_THREADS")
     print(
@@ -529,6 +586,12 @@ def main() -> None:
         print(
             f"  p99 latency, (b) paced at {offered:.1f} /s offered: {paced_p99:.1f} ms "
             f"from due; goal < 100 ms: {verdict(paced_p99 < 100)}"
+        )
+        cost = totals[bare].cpu_ms / totals[hands].cpu_ms
+        print(
+            f"  server CPU per request, (a): hand entry {totals[hands].cpu_ms:.1f} ms, bare "
+            f"endpoint {totals[bare].cpu_ms:.1f} ms (gunicorn + PostgreSQL): {cost:.0%}, the "
+            "throughput ratio the server itself allows, whatever else runs on the machine"
         )
         print(
             f"  for reference: the bare endpoint does {framework:.0%} of the raw Django "
