@@ -1,0 +1,38 @@
+# mypy: disable-error-code="no-untyped-call"
+"""The data migration that gives directors named before it the right to direct games."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
+
+BEFORE = [("tournaments", "0002_stage_match_format_rating_result")]
+AFTER = [("tournaments", "0003_directors_direct_games")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_directors_named_earlier_may_direct_games() -> None:
+    executor = MigrationExecutor(connection)
+    executor.migrate(BEFORE)
+    old = executor.loader.project_state(BEFORE).apps
+    user = old.get_model("auth", "User").objects.create(username="old-director")
+    organiser = old.get_model("auth", "User").objects.create(username="old-organiser")
+    tournament = old.get_model("tournaments", "Tournament").objects.create(
+        name="Old Open",
+        slug="old-open",
+        starts_on=dt.date(2026, 1, 1),
+        ends_on=dt.date(2026, 1, 1),
+        ruleset={},
+        organiser=organiser,
+    )
+    tournament.directors.add(user)
+    executor = MigrationExecutor(connection)
+    executor.migrate(AFTER)
+    from django.contrib.auth import get_user_model
+
+    users = get_user_model().objects
+    assert users.get(username="old-director").has_perm("scoring.direct_games")
+    assert users.get(username="old-organiser").has_perm("scoring.direct_games")
