@@ -514,7 +514,9 @@ def main() -> None:
         f"gunicorn on 127.0.0.1:{port}: "
         f"{workers or (os.cpu_count() or 1) * 2 + 1} workers "
         f"({'GUNICORN_WORKERS' if workers else 'default: 2 x cores + 1'}) x "
-        f"{threads or 2} threads ({'GUNICORN_THREADS' if threads else 'default'}), gthread; "
+        f"{threads or 2} threads ({'GUNICORN_THREADS' if threads else 'default'}), gthread, "
+        f"a worker restarted after {os.environ.get('GUNICORN_MAX_REQUESTS', '2000')} requests "
+        "(GUNICORN_MAX_REQUESTS, 0: never; 200 of jitter); "
         f"{args.pads} score-pads; tasks after each hand to "
         f"{'in-process (eager)' if args.broker == 'eager' else args.broker}"
     )
@@ -596,6 +598,11 @@ def main() -> None:
         print(
             f"  for reference: the bare endpoint does {framework:.0%} of the raw Django "
             f"insert's {totals[raw].rate:.1f} /s (what DRF and token authentication cost)"
+        )
+        restarts = log.read_text(errors="replace").count("Autorestarting worker")
+        print(
+            f"  gunicorn workers restarted during the run: {restarts} (a restart loads the "
+            "service again, a few seconds of CPU; requests queued on that worker wait for it)"
         )
         expected = totals[hands].ok + paced_hands.ok + args.pads  # and each pad's warm-up hand
         stored = count_hands()
