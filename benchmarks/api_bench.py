@@ -43,7 +43,8 @@ Setup, start to end: a dedicated PostgreSQL database (``--db``, dropped first if
 is created and migrated; one account and token per pad; gunicorn is started with
 ``deploy/gunicorn.conf.py`` on a free loopback port (``GUNICORN_WORKERS`` and
 ``GUNICORN_THREADS`` from the environment, printed; ``GUNICORN_MAX_REQUESTS`` is 0 unless
-given, so no worker restarts in the middle of a measurement, and restarts are counted), with
+given, so no worker restarts in the middle of a measurement, and restarts are counted;
+``DATABASE_CONN_MAX_AGE`` is 3600 unless given, so connections last the whole run), with
 ``benchmarks.api_settings`` (the service's URLs plus the two bench endpoints, throttles out of
 the way) and Celery tasks sent to Redis on a queue of the benchmark's own (purged after), as
 in production. At the end the database must hold exactly one hand per 201 answer; gunicorn is
@@ -317,15 +318,17 @@ class Client:
         raise AssertionError("unreachable")
 
 
-@dataclass(frozen=True)
+@dataclass
 class ServerCpu:
     """CPU seconds used so far by gunicorn (master, live workers, and the workers it has
     reaped) and by the PostgreSQL backends connected to the benchmark's database, read from
     Linux's /proc. Another program on the machine is not counted, so this figure does not
-    move with the load the way throughput does."""
+    move with the load the way throughput does. A backend that has gone keeps the CPU it had
+    when last seen (the benchmark keeps its connections for the whole run, so none should)."""
 
     gunicorn_pid: int
     database: str
+    backends: dict[int, int] = field(default_factory=dict)
 
     def __call__(self) -> float | None:
         ticks = 0
@@ -344,11 +347,11 @@ class ServerCpu:
             pid, ppid = int(entry.name), int(fields[1])
             if pid == self.gunicorn_pid:
                 ticks += sum(int(f) for f in fields[11:15])  # with reaped workers
-            elif ppid == self.gunicorn_pid or (
-                command.startswith(b"postgres: ") and f" {self.database} ".encode() in command
-            ):
+            elif ppid == self.gunicorn_pid:
                 ticks += int(fields[11]) + int(fields[12])
-        return ticks / os.sysconf("SC_CLK_TCK")
+            elif command.startswith(b"postgres: ") and f" {self.database} ".encode() in command:
+                self.backends[pid] = int(fields[11]) + int(fields[12])
+        return (ticks + sum(self.backends.values())) / os.sysconf("SC_CLK_TCK")
 
 
 #: Set once gunicorn runs; each phase then records the server CPU it used.
@@ -491,6 +494,9 @@ def main() -> None:
     # A worker restarted every 2000 requests is once in hours at a hall's pace, but several
     # times a minute here: by default the benchmark measures the steady state without them.
     env.setdefault("GUNICORN_MAX_REQUESTS", "0")
+    # and each thread keeps its database connection for the whole run (the service's 60 s
+    # would reconnect every thread once a minute)
+    env.setdefault("DATABASE_CONN_MAX_AGE", "3600")
     for name in ("CELERY_BROKER_URL", "REDIS_URL"):
         env.pop(name, None)
     if args.broker != "eager":
@@ -520,7 +526,8 @@ def main() -> None:
         f"({'GUNICORN_WORKERS' if workers else 'default: 2 x cores + 1'}) x "
         f"{threads or 2} threads ({'GUNICORN_THREADS' if threads else 'default'}), gthread, "
         f"max_requests {os.environ['GUNICORN_MAX_REQUESTS']} (GUNICORN_MAX_REQUESTS; 0: workers "
-        "are never restarted, the benchmark's default; the service's is 2000); "
+        "are never restarted, the benchmark's default; the service's is 2000); database "
+        f"connections kept {os.environ['DATABASE_CONN_MAX_AGE']} s (DATABASE_CONN_MAX_AGE); "
         f"{args.pads} score-pads; tasks after each hand to "
         f"{'in-process (eager)' if args.broker == 'eager' else args.broker}"
     )
