@@ -629,7 +629,10 @@ def main() -> None:
         if args.broker != "eager":
             import redis
 
-            redis.Redis.from_url(args.broker).delete(queue)
+            # the queue and the bindings kombu keeps for it
+            redis.Redis.from_url(args.broker).delete(
+                queue, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}"
+            )
         if not args.keep_db:
             from django.db import connections
 
