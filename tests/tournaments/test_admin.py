@@ -127,3 +127,36 @@ def test_a_forfeit_is_awarded_from_the_match_list(admin_client_for_director: Cli
     )
     match.refresh_from_db()
     assert (match.state, match.forfeit, match.winner_id) == ("complete", True, match.home_id)
+
+
+def test_a_director_named_in_the_admin_may_direct_games(
+    admin_client_for_director: Client,
+) -> None:
+    import json
+
+    from django.contrib.auth import get_user_model
+
+    tournament = TournamentFactory()
+    named = UserFactory()
+    form = {
+        "name": tournament.name,
+        "slug": tournament.slug,
+        "venue": tournament.venue,
+        "starts_on": "2026-11-21",
+        "ends_on": "2026-11-21",
+        "organiser": str(tournament.organiser_id),
+        "directors": [str(tournament.organiser_id), str(named.pk)],
+        "ruleset_preset": tournament.ruleset_preset,
+        "ruleset": json.dumps(tournament.ruleset),
+        "match_format": "best_of",
+        "match_games": "1",
+        "status": "draft",
+        "public": "on",
+        "stages-TOTAL_FORMS": "0",
+        "stages-INITIAL_FORMS": "0",
+    }
+    response = admin_client_for_director.post(
+        f"/admin/tournaments/tournament/{tournament.pk}/change/", form
+    )
+    assert response.status_code == 302
+    assert get_user_model().objects.get(pk=named.pk).has_perm("scoring.direct_games")
