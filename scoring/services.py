@@ -298,11 +298,7 @@ def _check_seats(
             raise ValidationFailed(
                 message,
                 code="bad_seats",
-                fields={
-                    f"seats.{s}": [message]
-                    for s in team_seats
-                    if seats[s].pk not in allowed
-                }
+                fields={f"seats.{s}": [message] for s in team_seats if seats[s].pk not in allowed}
                 or {f"seats.{team_seats[1]}": [message]},
             )
 
