@@ -587,7 +587,10 @@ def main() -> None:
         framework = totals[bare].rate / totals[raw].rate if totals[raw].rate else 0.0
         closed_p99 = totals[hands].percentile(99)
         paced_p99 = paced_hands.percentile(99, from_due=True)
-        print("\nagainst the goals (2 cores, 32 score-pads):")
+        print(
+            "\nagainst the goals (stated for 2 cores and 32 score-pads; this run: "
+            f"{os.cpu_count()} cores, {args.pads} score-pads):"
+        )
         print(
             f"  throughput, (a): hand entry {totals[hands].rate:.1f} /s = {ratio:.0%} of the "
             f"bare endpoint's {totals[bare].rate:.1f} /s; goal >= 60%: {verdict(ratio >= 0.6)}"
