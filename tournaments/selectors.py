@@ -144,6 +144,11 @@ def tournament_schedule(tournament: Tournament, *, states: Sequence[str] = ()) -
     return list(qs)
 
 
+def game_is_in_a_match(game_id: int) -> bool:
+    """Whether a scoring game was played for a match (casual games have nothing to update)."""
+    return MatchGame.objects.filter(game_id=game_id).exists()
+
+
 def match_detail(match_id: int) -> Match | None:
     """A match with its stage, teams and its games in order (two queries)."""
     games = MatchGame.objects.select_related("game").order_by("number")
