@@ -836,6 +836,9 @@ def hand_correct(
         raise PreconditionFailed(message, fields={"version": [message]})
     if game.status == Game.Status.ABANDONED:
         _refuse_unless_running(game, "correcting a hand")
+    if game.status == Game.Status.FINISHED:
+        # A correction can change or undo the result of a finished game: a director's act.
+        _refuse_unless_director(by, "correct a hand of a finished game")
     kind = entry_kind or stored.entry_kind
     rules = game.engine_ruleset
     result = _score(

@@ -355,9 +355,26 @@ def _finished_by_team_a() -> tuple[Game, list[Hand]]:
     return game, hands
 
 
+def test_only_a_director_corrects_a_finished_game() -> None:
+    game, hands = _finished_by_team_a()
+    scorekeeper = UserFactory.create()
+    with pytest.raises(NotAllowed) as err:
+        services.hand_correct(
+            hand=hands[5],
+            entry=summary(caller=0, card_points=(40, 122)),
+            reason="the caller went bait",
+            by=scorekeeper,
+            expected_version=1,
+        )
+    assert err.value.code == "director_only"
+    game = _reload(game)
+    assert (game.status, game.winner, game.score_a) == ("finished", "team_a", 552)
+    assert Hand.objects.get(pk=hands[5].pk).version == 1
+
+
 def test_correction_changes_the_winner_and_keeps_history() -> None:
     game, hands = _finished_by_team_a()
-    user = UserFactory.create()
+    user = UserFactory.create(director=True)
     corrected = services.hand_correct(
         hand=hands[5],
         entry=summary(caller=0, card_points=(40, 122)),
