@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import segno
+from django import forms
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
@@ -536,50 +537,52 @@ def _pad_with_error(request: HttpRequest, pk: int, message: str) -> HttpResponse
     return render(request, "scoring/pad.html", context, status=400)
 
 
-@login_required
-def game_undo(request: HttpRequest, pk: int) -> HttpResponse:
+def _game_act(
+    request: HttpRequest,
+    pk: int,
+    form_class: type[forms.Form],
+    act: Callable[[Game, Any, str], object],
+    template: str,
+) -> HttpResponse:
+    """A scorekeeper's act on the whole game behind a short form with a reason: show the form,
+    run the service on a valid post and go back to the pad, or show the refusal beside it."""
     game, hands = _game_or_404(pk)
     refused = _refuse_unless_keeper(request, game)
     if refused is not None:
         return refused
-    form = UndoForm(request.POST if request.method == "POST" else None)
+    form = form_class(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
-            services.hand_undo_last(
-                game=game,
-                by=_user(request),
-                reason=form.cleaned_data["reason"],
-            )
+            act(game, _user(request), form.cleaned_data["reason"])
         except (EngineError, ApplicationError) as exc:
             _put_errors(form, exc)
         else:
             return redirect("scoring:game-pad", pk=pk)
     context = game_context(game, hands)
     context.update({"form": form, "last": context["rows"][-1] if context["rows"] else None})
-    return render(request, "scoring/undo.html", context, status=400 if form.errors else 200)
+    return render(request, template, context, status=400 if form.errors else 200)
+
+
+@login_required
+def game_undo(request: HttpRequest, pk: int) -> HttpResponse:
+    return _game_act(
+        request,
+        pk,
+        UndoForm,
+        lambda game, by, reason: services.hand_undo_last(game=game, by=by, reason=reason),
+        "scoring/undo.html",
+    )
 
 
 @login_required
 def game_end(request: HttpRequest, pk: int) -> HttpResponse:
-    game, hands = _game_or_404(pk)
-    refused = _refuse_unless_keeper(request, game)
-    if refused is not None:
-        return refused
-    form = ReasonForm(request.POST if request.method == "POST" else None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            services.game_end_early(
-                game=game,
-                by=_user(request),
-                reason=form.cleaned_data["reason"],
-            )
-        except (EngineError, ApplicationError) as exc:
-            _put_errors(form, exc)
-        else:
-            return redirect("scoring:game-pad", pk=pk)
-    context = game_context(game, hands)
-    context["form"] = form
-    return render(request, "scoring/end.html", context, status=400 if form.errors else 200)
+    return _game_act(
+        request,
+        pk,
+        ReasonForm,
+        lambda game, by, reason: services.game_end_early(game=game, by=by, reason=reason),
+        "scoring/end.html",
+    )
 
 
 @require_POST
