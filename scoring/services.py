@@ -783,7 +783,10 @@ def _hand_append(
     _revision(hand, HandRevision.Action.RECORDED, by)
     _apply_progress(locked, progress)
     locked.save(update_fields=_PROGRESS_FIELDS)
-    _on_commit_result_changed(locked.pk)
+    if locked.status != Game.Status.IN_PROGRESS:
+        # Only the hand that ends the game changes its result; the hands before it move the
+        # score of a game still being played, which no result depends on.
+        _on_commit_result_changed(locked.pk)
     return hand
 
 

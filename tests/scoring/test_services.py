@@ -526,7 +526,7 @@ def test_result_changes_are_announced_after_commit(
     game = _game()
     with django_capture_on_commit_callbacks(execute=True):
         hand = record_hand(game)
-    assert seen == [game.pk]
+    assert seen == []  # the game goes on: its score moved, no result changed
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         services.hand_correct(
             hand=hand,
@@ -535,10 +535,22 @@ def test_result_changes_are_announced_after_commit(
             expected_version=1,
         )
     assert len(callbacks) == 1
-    assert seen == [game.pk]
+    assert seen == []
     with pytest.raises(EngineError), django_capture_on_commit_callbacks() as failed:
         record_hand(game, summary(caller=0, card_points=(161, 1)))
     assert failed == []
+
+
+def test_the_hand_that_ends_the_game_is_announced(
+    django_capture_on_commit_callbacks: Any, only_this_receiver: list[int]
+) -> None:
+    game = _game()
+    with django_capture_on_commit_callbacks(execute=True):
+        record_hands(game, 5)
+    assert (game.status, only_this_receiver) == ("in_progress", [])
+    with django_capture_on_commit_callbacks(execute=True):
+        record_hand(game)
+    assert (game.status, only_this_receiver) == ("finished", [game.pk])
 
 
 def test_player_factory_names_are_distinct() -> None:

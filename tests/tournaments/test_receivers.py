@@ -5,12 +5,18 @@ from unittest import mock
 import pytest
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
+from scoring.models import Game
 from tests.scoring.factories import GameFactory, record_hand
 from tests.tournaments.factories import add_stage, tournament_ready
 from tests.tournaments.helpers import ready_matches
 from tournaments.services import match_game_start, stage_start
 
 pytestmark = pytest.mark.django_db
+
+
+def _play_to_the_end(game: Game) -> None:
+    while game.status == Game.Status.IN_PROGRESS:
+        record_hand(game)
 
 
 def test_a_casual_game_sends_no_task(
@@ -21,7 +27,7 @@ def test_a_casual_game_sends_no_task(
         mock.patch("tournaments.receivers.match_sync_for_game.delay") as delay,
         django_capture_on_commit_callbacks(execute=True),
     ):
-        record_hand(game)
+        _play_to_the_end(game)
     delay.assert_not_called()
 
 
@@ -37,5 +43,5 @@ def test_a_match_game_sends_the_match_update(
         mock.patch("tournaments.receivers.match_sync_for_game.delay") as delay,
         django_capture_on_commit_callbacks(execute=True),
     ):
-        record_hand(game)
-    delay.assert_called_once_with(game.pk)
+        _play_to_the_end(game)
+    delay.assert_called_once_with(game.pk)  # the hand that ended it; the others change no result
