@@ -109,7 +109,7 @@ REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "tarabish_site.cache.RedisCache",
             "LOCATION": REDIS_URL,
         }
     }

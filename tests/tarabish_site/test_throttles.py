@@ -8,6 +8,8 @@ from django.core.cache import cache
 from rest_framework.settings import api_settings
 from rest_framework.test import APIClient
 
+from tarabish_site.api.throttles import WritesThrottle
+
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> Iterator[None]:
@@ -32,6 +34,22 @@ def test_writes_are_limited_per_user_and_reads_are_not(monkeypatch: pytest.Monke
     other = APIClient()
     other.force_authenticate(User.objects.create_user("calm"))
     assert other.post("/groups/", {"name": "d"}).status_code == 201
+
+
+@pytest.mark.django_db
+@pytest.mark.urls("tests.tarabish_site.plumbing_urls")
+def test_the_write_limit_starts_again_with_the_next_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(api_settings.DEFAULT_THROTTLE_RATES, "writes", "2/minute")
+    clock = [600.0]  # the start of a one-minute window
+    monkeypatch.setattr(WritesThrottle, "timer", lambda self: clock[0])
+    api = APIClient()
+    api.force_authenticate(User.objects.create_user("busy"))
+    assert [api.post("/groups/", {"name": n}).status_code for n in "ab"] == [201, 201]
+    clock[0] = 645.0
+    refused = api.post("/groups/", {"name": "c"})
+    assert (refused.status_code, refused.headers["Retry-After"]) == (429, "15")
+    clock[0] = 660.0
+    assert api.post("/groups/", {"name": "c"}).status_code == 201
 
 
 @pytest.mark.django_db

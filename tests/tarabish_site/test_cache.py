@@ -1,0 +1,36 @@
+"""The Redis cache keeps one client per connection pool and works as Django's does."""
+
+import pytest
+from django.conf import settings
+from django.core.cache.backends.locmem import LocMemCache
+
+from tarabish_site.cache import RedisCache, count_in_window
+
+
+@pytest.mark.services
+def test_one_client_serves_every_call_and_the_cache_works() -> None:
+    cache = RedisCache(settings.REDIS_URL, {"KEY_PREFIX": "test-cache"})
+    client = cache.redis(write=True)
+    assert cache.redis() is client
+    cache.delete("counter")
+    assert cache.add("counter", 1, 60)
+    assert not cache.add("counter", 5, 60)
+    assert cache.incr("counter") == 2
+    assert cache.get("counter") == 2
+    cache.delete("counter")
+
+
+@pytest.mark.services
+def test_a_window_counter_on_redis_counts_and_expires() -> None:
+    cache = RedisCache(settings.REDIS_URL, {"KEY_PREFIX": "test-cache"})
+    cache.delete("window")
+    assert [count_in_window(cache, "window", 60) for _ in range(3)] == [1, 2, 3]
+    client = cache.redis()
+    ttl = client.ttl(cache.make_and_validate_key("window"))
+    assert 0 < ttl <= 60  # set by the first count, not pushed back by the later ones
+    cache.delete("window")
+
+
+def test_a_window_counter_on_any_other_cache_counts() -> None:
+    cache = LocMemCache("window-test", {})
+    assert [count_in_window(cache, "window", 60) for _ in range(3)] == [1, 2, 3]
