@@ -51,9 +51,10 @@ class RedisCache(django_redis.RedisCache):
 def count_in_window(cache: BaseCache, key: str, seconds: int) -> int:
     """Add one to the counter ``key`` and return it; the counter is dropped ``seconds`` after
     its first count, so a key that names a window of time counts the hits in that window."""
-    if isinstance(cache, RedisCache):
+    redis = getattr(cache, "redis", None)  # this module's RedisCache, or the proxy to it
+    if redis is not None:
         redis_key = cache.make_and_validate_key(key)
-        pipeline = cache.redis(write=True).pipeline(transaction=False)
+        pipeline = redis(write=True).pipeline(transaction=False)
         pipeline.incr(redis_key)
         pipeline.expire(redis_key, seconds, nx=True)
         count, _ = pipeline.execute()

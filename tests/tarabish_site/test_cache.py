@@ -34,3 +34,16 @@ def test_a_window_counter_on_redis_counts_and_expires() -> None:
 def test_a_window_counter_on_any_other_cache_counts() -> None:
     cache = LocMemCache("window-test", {})
     assert [count_in_window(cache, "window", 60) for _ in range(3)] == [1, 2, 3]
+
+
+@pytest.mark.services
+def test_the_default_cache_counts_in_one_round_trip(monkeypatch: pytest.MonkeyPatch) -> None:
+    from django.core.cache import cache, caches
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise AssertionError("add and incr are two round trips or more")
+
+    monkeypatch.setattr(type(caches["default"]), "add", refused)
+    cache.delete("proxied")
+    assert [count_in_window(cache, "proxied", 60) for _ in range(2)] == [1, 2]
+    cache.delete("proxied")
