@@ -59,6 +59,7 @@ from scoring.models import (
     Side,
     Team,
 )
+from tarabish_site import rows
 from tarabish_site.api.errors import (
     Conflict,
     NotAllowed,
@@ -636,7 +637,13 @@ def _rerun(game: Game, rules: Ruleset, hands: list[Hand]) -> list[Hand]:
 
 
 def _revision(hand: Hand, action: str, by: User | None, reason: str = "") -> HandRevision:
-    return HandRevision.objects.create(
+    revision = _new_revision(hand, action, by, reason)
+    revision.save()
+    return revision
+
+
+def _new_revision(hand: Hand, action: str, by: User | None, reason: str = "") -> HandRevision:
+    return HandRevision(
         hand=hand,
         version=hand.version,
         action=action,
@@ -772,22 +779,46 @@ def _hand_append(
     )
     _set_result(hand, result)
     hand.running_a, hand.running_b = progress.totals
-    try:
-        with transaction.atomic():
-            hand.save()
-    except IntegrityError:
-        existing = Hand.objects.active().filter(game=locked, number=number).first()
-        if existing is None:
-            raise
-        raise _hand_exists(existing) from None
-    _revision(hand, HandRevision.Action.RECORDED, by)
     _apply_progress(locked, progress)
-    locked.save(update_fields=_PROGRESS_FIELDS)
+    _write_new_hand(locked, hand, _new_revision(hand, HandRevision.Action.RECORDED, by))
     if locked.status != Game.Status.IN_PROGRESS:
         # Only the hand that ends the game changes its result; the hands before it move the
         # score of a game still being played, which no result depends on.
         _on_commit_result_changed(locked.pk)
     return hand
+
+
+def _write_new_hand(game: Game, hand: Hand, revision: HandRevision) -> None:
+    """Insert the hand and its first revision and store the game's new state.
+
+    The game row is locked and the hand's number checked against it, so the unique number
+    cannot clash here. On PostgreSQL the three writes are one statement (one round trip for
+    the hand a score-pad is waiting on); elsewhere they go through the ORM.
+    """
+    connection = transaction.get_connection()
+    if connection.vendor != "postgresql":
+        hand.save()
+        revision.hand = hand
+        revision.save()
+        game.save(update_fields=_PROGRESS_FIELDS)
+        return
+    new_hand = rows.insert_row(hand, connection)
+    new_revision = rows.insert_row(revision, connection, expressions={"hand_id": "h.id"})
+    game_state = rows.update_row(game, connection, _PROGRESS_FIELDS)
+    # Every primary key here is the column "id" (DEFAULT_AUTO_FIELD).
+    sql = (
+        f"WITH h AS ({new_hand.values_sql()} RETURNING id), "  # noqa: S608 - no user text
+        f"r AS ({new_revision.select_sql('h')} RETURNING id), "
+        f"g AS (UPDATE {game_state.table} SET {game_state.set_sql()} WHERE id = %s) "
+        "SELECT h.id, r.id FROM h, r"
+    )
+    params = [*new_hand.params, *new_revision.params, *game_state.params, game.pk]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        hand_id, revision_id = cursor.fetchone()
+    rows.mark_saved(hand, hand_id, connection)
+    revision.hand = hand
+    rows.mark_saved(revision, revision_id, connection)
 
 
 def _hand_for_update(hand: Hand | int) -> tuple[Game, Hand, list[Hand]]:
