@@ -27,20 +27,21 @@ router.APIRootView = ApiRootView
 router.registry.extend(scoring_api.router.registry)
 router.registry.extend(tournaments_api.router.registry)
 
+# Patterns are tried in order: the hands of a game, which score-pads post to all evening, first.
 api_urlpatterns = [
-    *router.urls,
     *scoring_api.urlpatterns,
+    *router.urls,
     *tournaments_api.urlpatterns,
     path("auth/token/", TokenView.as_view(), name="auth-token"),
 ]
 
 urlpatterns = [
+    path("api/v1/", include((api_urlpatterns, "api"))),
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("healthz", healthz, name="healthz"),
     path("admin/", admin.site.urls),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
-    path("api/v1/", include((api_urlpatterns, "api"))),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
