@@ -122,10 +122,14 @@ def _required_text(value: str, field: str, what: str, max_length: int | None = N
 def _game_for_update(game: Game | int) -> Game:
     """The game row, locked until the end of the transaction."""
     pk = game.pk if isinstance(game, Game) else game
-    try:
-        return Game.objects.select_for_update().get(pk=pk)
-    except Game.DoesNotExist:
-        raise NotFound(f"game {pk} does not exist") from None
+    connection = transaction.get_connection()
+    if connection.features.has_select_for_update:
+        found = rows.locked(Game, pk, connection)  # every hand entered starts here
+    else:
+        found = Game.objects.filter(pk=pk).first()
+    if found is None:
+        raise NotFound(f"game {pk} does not exist")
+    return found
 
 
 #: Set on a game row while :func:`game_locked` holds its lock.

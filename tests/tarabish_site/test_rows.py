@@ -3,7 +3,7 @@
 from typing import Any
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.forms.models import model_to_dict
 
 from scoring.models import Game, Hand
@@ -75,3 +75,18 @@ def test_an_updated_row_sets_the_named_columns() -> None:
     stored = Game.objects.get(pk=game.pk)
     assert (stored.score_a, stored.score_b) == (120, 40)
     assert stored.updated_at == game.updated_at > before  # auto_now ran, as in save()
+
+
+@pytest.mark.skipif(
+    not connection.features.has_select_for_update, reason="needs FOR UPDATE (PostgreSQL)"
+)
+def test_a_locked_row_is_the_row_the_orm_reads() -> None:
+    game = GameFactory.create(ruleset={"target": 1000})
+    with transaction.atomic():
+        found = rows.locked(Game, game.pk, connection)
+        assert found is not None
+        assert model_to_dict(found) == model_to_dict(Game.objects.get(pk=game.pk))
+        assert found.ruleset["target"] == 1000  # JSON arrives decoded, as from the ORM
+        assert found.created_at == Game.objects.get(pk=game.pk).created_at
+        assert not found._state.adding
+        assert rows.locked(Game, game.pk + 1000, connection) is None
