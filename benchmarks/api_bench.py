@@ -92,6 +92,8 @@ class Phase:
     offered: float | None = None
     #: CPU seconds gunicorn and PostgreSQL spent in the phase (None: not measured).
     cpu: float | None = None
+    #: Of which PostgreSQL's backends.
+    cpu_db: float | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def record(self, status: int, seconds: float, late: float | None = None) -> None:
@@ -107,6 +109,7 @@ class Phase:
         self.seconds += other.seconds
         if other.cpu is not None:
             self.cpu = (self.cpu or 0.0) + other.cpu
+            self.cpu_db = (self.cpu_db or 0.0) + (other.cpu_db or 0.0)
         for status, n in other.statuses.items():
             self.statuses[status] = self.statuses.get(status, 0) + n
 
@@ -137,8 +140,9 @@ class Phase:
             f"{self.rate:7.1f} /s  p50 {self.percentile(50):7.1f} ms  "
             f"p99 {self.percentile(99):7.1f} ms"
         )
-        if self.cpu is not None:
-            text += f"  cpu {self.cpu_ms:5.1f} ms/req"
+        if self.cpu is not None and self.cpu_db is not None and self.ok:
+            db_ms = self.cpu_db / self.ok * 1000
+            text += f"  cpu {self.cpu_ms:5.1f} ms/req (PostgreSQL {db_ms:.1f})"
         if self.offered is not None:
             text += (
                 f"  (offered {self.offered:.1f} /s; from due: p50 "
@@ -330,7 +334,8 @@ class ServerCpu:
     database: str
     backends: dict[int, int] = field(default_factory=dict)
 
-    def __call__(self) -> float | None:
+    def __call__(self) -> tuple[float, float] | None:
+        """CPU seconds so far: gunicorn and PostgreSQL together, and PostgreSQL's part."""
         ticks = 0
         try:
             entries = list(Path("/proc").iterdir())
@@ -351,7 +356,9 @@ class ServerCpu:
                 ticks += int(fields[11]) + int(fields[12])
             elif command.startswith(b"postgres: ") and f" {self.database} ".encode() in command:
                 self.backends[pid] = int(fields[11]) + int(fields[12])
-        return (ticks + sum(self.backends.values())) / os.sysconf("SC_CLK_TCK")
+        database = sum(self.backends.values())
+        per_second = os.sysconf("SC_CLK_TCK")
+        return (ticks + database) / per_second, database / per_second
 
 
 #: Set once gunicorn runs; each phase then records the server CPU it used.
@@ -378,7 +385,8 @@ def run_phase(
     phase.seconds = time.perf_counter() - began
     cpu_after = SERVER_CPU[0]() if SERVER_CPU else None
     if cpu_before is not None and cpu_after is not None:
-        phase.cpu = cpu_after - cpu_before
+        phase.cpu = cpu_after[0] - cpu_before[0]
+        phase.cpu_db = cpu_after[1] - cpu_before[1]
     return phase
 
 
