@@ -199,17 +199,25 @@ class CorrectHandForm(HandForm):
     version = forms.IntegerField(widget=forms.HiddenInput)
 
 
-class FirstDealerForm(forms.Form):
+class GameActForm(forms.Form):
+    """An act on the whole game, made on the version of it the page showed (a hidden field the
+    page fills with the game's version): a hand another score-pad entered in the meantime makes
+    it refused, not silently acted over."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput, min_value=1)
+
+
+class FirstDealerForm(GameActForm):
     seat = forms.TypedChoiceField(
         label=_("First dealer"), coerce=int, choices=[(s, s) for s in SEATS]
     )
 
 
-class ReasonForm(forms.Form):
+class ReasonForm(GameActForm):
     reason = forms.CharField(label=_("Reason"), max_length=500)
 
 
-class UndoForm(forms.Form):
+class UndoForm(GameActForm):
     confirm = forms.BooleanField(label=_("Yes, undo the last hand"))
     reason = forms.CharField(label=_("Reason (optional)"), max_length=500, required=False)
 

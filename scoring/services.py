@@ -181,6 +181,18 @@ def _refuse_unless_director(by: User | None, doing: str) -> None:
         raise NotAllowed(message, code="director_only", fields={"by": [message]})
 
 
+def _refuse_if_changed(game: Game, expected_version: int | None) -> None:
+    """Refuse an act on a game that changed since the actor read it (a hand another score-pad
+    entered, say): 412 with the version each side has. ``None`` is a caller that read nothing
+    and acts on the game as it is (a task, the demo, a director's bulk action)."""
+    if expected_version is not None and game.version != expected_version:
+        message = (
+            f"game {game.pk} changed since you read it: it is at version {game.version}, you "
+            f"acted on version {expected_version}. Look at it again before you do this."
+        )
+        raise PreconditionFailed(message, fields={"version": [message]})
+
+
 def _refuse_unless_running(game: Game, doing: str) -> None:
     if game.status != Game.Status.IN_PROGRESS:
         state = "finished" if game.status == Game.Status.FINISHED else "ended early"
@@ -377,9 +389,12 @@ def _refuse_first_dealer_change(game: Game) -> None:
 
 
 @transaction.atomic
-def game_first_dealer_set(*, game: Game, seat: int, by: User | None = None) -> Game:
+def game_first_dealer_set(
+    *, game: Game, seat: int, by: User | None = None, expected_version: int | None = None
+) -> Game:
     """Enter the first dealer chosen at the table (before the first hand)."""
     locked = _game_for_update(game)
+    _refuse_if_changed(locked, expected_version)
     _refuse_unless_running(locked, "choosing the first dealer")
     if seat not in (0, 1, 2, 3) or isinstance(seat, bool):
         message = f"first dealer must be a seat 0 to 3, not {seat!r}"
@@ -396,11 +411,16 @@ def game_first_dealer_set(*, game: Game, seat: int, by: User | None = None) -> G
 
 @transaction.atomic
 def game_first_dealer_flip(
-    *, game: Game, by: User | None = None, rng: random.Random | None = None
+    *,
+    game: Game,
+    by: User | None = None,
+    rng: random.Random | None = None,
+    expected_version: int | None = None,
 ) -> Game:
     """Choose the first dealer by the ruleset's rule (flip for jacks or high card), and keep
     the cards turned over. Refused once a first dealer is chosen."""
     locked = _game_for_update(game)
+    _refuse_if_changed(locked, expected_version)
     _refuse_unless_running(locked, "choosing the first dealer")
     if locked.first_dealer is not None:
         message = f"the first dealer is already chosen: seat {locked.first_dealer}"
@@ -421,10 +441,13 @@ def game_first_dealer_flip(
 
 
 @transaction.atomic
-def game_end_early(*, game: Game, by: User | None = None, reason: str) -> Game:
+def game_end_early(
+    *, game: Game, by: User | None = None, reason: str, expected_version: int | None = None
+) -> Game:
     """Stop a running game before anyone reaches the target; it then has no winner."""
     reason = _required_text(reason, "reason", "a reason")
     locked = _game_for_update(game)
+    _refuse_if_changed(locked, expected_version)
     _refuse_unless_running(locked, "ending it early")
     locked.status = Game.Status.ABANDONED
     locked.winner = ""
@@ -438,12 +461,13 @@ def game_end_early(*, game: Game, by: User | None = None, reason: str) -> Game:
 
 
 @transaction.atomic
-def game_reopen(*, game: Game, by: User | None = None) -> Game:
+def game_reopen(*, game: Game, by: User | None = None, expected_version: int | None = None) -> Game:
     """Reopen a finished or ended-early game (a director's act: anyone else is refused).
     Its result then follows the hands again: a game whose hands still end it is finished
     again by the next correction or undo."""
     _refuse_unless_director(by, "reopen a game")
     locked = _game_for_update(game)
+    _refuse_if_changed(locked, expected_version)
     if locked.status == Game.Status.IN_PROGRESS:
         message = f"game {locked.pk} is not finished: there is nothing to reopen"
         raise ValidationFailed(message, code="game_running", fields={"game": [message]})
@@ -904,10 +928,18 @@ def hand_correct(
 
 
 @transaction.atomic
-def hand_undo_last(*, game: Game, by: User | None = None, reason: str = "") -> Hand:
+def hand_undo_last(
+    *,
+    game: Game,
+    by: User | None = None,
+    reason: str = "",
+    expected_version: int | None = None,
+) -> Hand:
     """Undo the last hand of a running game. The hand and its history are kept (marked undone),
-    and its number can be entered again."""
+    and its number can be entered again. ``expected_version`` is the game version the
+    scorekeeper saw: a hand entered since by another score-pad is not undone unseen."""
     locked = _game_for_update(game)
+    _refuse_if_changed(locked, expected_version)
     _refuse_unless_running(locked, "undoing a hand")
     hands = list(locked.hands.active().order_by("number"))
     if not hands:

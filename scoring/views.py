@@ -48,6 +48,7 @@ from scoring.forms import (
     DisputeForm,
     DisputeRulingForm,
     FirstDealerForm,
+    GameActForm,
     HandForm,
     ReasonForm,
     UndoForm,
@@ -507,7 +508,12 @@ def game_first_dealer(request: HttpRequest, pk: int) -> HttpResponse:
         return refused
     try:
         if "flip" in request.POST:
-            services.game_first_dealer_flip(game=game, by=_user(request))
+            form: forms.Form = GameActForm(request.POST)
+            if not form.is_valid():
+                return _pad_with_error(request, pk, _("Reload the page and flip again."))
+            services.game_first_dealer_flip(
+                game=game, by=_user(request), expected_version=form.cleaned_data["version"]
+            )
         else:
             form = FirstDealerForm(request.POST)
             if not form.is_valid():
@@ -516,6 +522,7 @@ def game_first_dealer(request: HttpRequest, pk: int) -> HttpResponse:
                 game=game,
                 seat=form.cleaned_data["seat"],
                 by=_user(request),
+                expected_version=form.cleaned_data["version"],
             )
     except (EngineError, ApplicationError) as exc:
         return _pad_with_error(request, pk, str(exc))
@@ -541,11 +548,15 @@ def _game_act(
     request: HttpRequest,
     pk: int,
     form_class: type[forms.Form],
-    act: Callable[[Game, Any, str], object],
+    act: Callable[[Game, Any, str, int], object],
     template: str,
 ) -> HttpResponse:
     """A scorekeeper's act on the whole game behind a short form with a reason: show the form,
-    run the service on a valid post and go back to the pad, or show the refusal beside it."""
+    run the service on a valid post and go back to the pad, or show the refusal beside it.
+
+    The act is made on the game version the page showed. When it was refused because the game
+    changed, the page shows the game as it is now, with its version, so the next confirmation
+    is made knowingly."""
     game, hands = _game_or_404(pk)
     refused = _refuse_unless_keeper(request, game)
     if refused is not None:
@@ -553,7 +564,7 @@ def _game_act(
     form = form_class(request.POST if request.method == "POST" else None)
     if request.method == "POST" and form.is_valid():
         try:
-            act(game, _user(request), form.cleaned_data["reason"])
+            act(game, _user(request), form.cleaned_data["reason"], form.cleaned_data["version"])
         except (EngineError, ApplicationError) as exc:
             _put_errors(form, exc)
         else:
@@ -569,7 +580,9 @@ def game_undo(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         UndoForm,
-        lambda game, by, reason: services.hand_undo_last(game=game, by=by, reason=reason),
+        lambda game, by, reason, version: services.hand_undo_last(
+            game=game, by=by, reason=reason, expected_version=version
+        ),
         "scoring/undo.html",
     )
 
@@ -580,7 +593,9 @@ def game_end(request: HttpRequest, pk: int) -> HttpResponse:
         request,
         pk,
         ReasonForm,
-        lambda game, by, reason: services.game_end_early(game=game, by=by, reason=reason),
+        lambda game, by, reason, version: services.game_end_early(
+            game=game, by=by, reason=reason, expected_version=version
+        ),
         "scoring/end.html",
     )
 

@@ -3,7 +3,8 @@
 Nothing here scores anything: hands are entered, corrected and undone by
 :mod:`scoring.services` (which run the engine under a lock on the game) and games are shown
 from :func:`scoring.selectors.game_state`. Every POST honours ``Idempotency-Key``; a hand
-correction needs ``If-Match`` with the hand's ``ETag``.
+correction needs ``If-Match`` with the hand's ``ETag``, and an act on a game that already exists
+(first dealer, undo, end early, reopen) the game's.
 """
 
 from typing import TYPE_CHECKING, Any
@@ -69,6 +70,16 @@ HAND_ENVELOPE_KEYS = frozenset({"entry_kind", "number"})
 CORRECTION_ENVELOPE_KEYS = frozenset({"entry_kind", "reason"})
 GAME_ID = OpenApiParameter(
     "game_pk", OpenApiTypes.INT, OpenApiParameter.PATH, description="The game's id."
+)
+#: Undo acts on the game: it needs the game's ETag (from reading the game, or from the last
+#: hand's answer, whose ``game.version`` it is), not a hand's.
+GAME_IF_MATCH = OpenApiParameter(
+    name="If-Match",
+    type=OpenApiTypes.STR,
+    location=OpenApiParameter.HEADER,
+    required=True,
+    description='The game\'s `ETag` (or `"<game.version>"` from the last answer), for example '
+    '`"7"`. Missing: 428; a hand entered or undone since by another score-pad: 412.',
 )
 HAND_BODY = PolymorphicProxySerializer(
     component_name="HandEntry",
@@ -255,33 +266,42 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
         "the cards turned are in `first_dealer_flips`. Refused once a first dealer is chosen.",
         tags=["games"],
         request=None,
-        parameters=[ETAG_RESPONSE_HEADER],
-        responses={200: GameSerializer, **error_responses(400, 401, 403, 404, 409, 422, 429)},
+        parameters=[IF_MATCH_PARAMETER, ETAG_RESPONSE_HEADER],
+        responses={
+            200: GameSerializer,
+            **error_responses(400, 401, 403, 404, 409, 412, 422, 428, 429),
+        },
         examples=ex.GAME_FLIP,
     )
     @idempotent
     @action(detail=True, methods=["post"], url_path="flip-first-dealer")
     def flip_first_dealer(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
         game = self._game_for_write(request, pk)
-        services.game_first_dealer_flip(game=game, by=_by(request))
+        services.game_first_dealer_flip(
+            game=game, by=_by(request), expected_version=expected_version(request)
+        )
         return _game_response(request, game.pk)
 
     @extend_schema(
         summary="Enter the first dealer chosen at the table",
         tags=["games"],
         request=FirstDealerSerializer,
-        parameters=[ETAG_RESPONSE_HEADER],
-        responses={200: GameSerializer, **error_responses(400, 401, 403, 404, 422, 429)},
+        parameters=[IF_MATCH_PARAMETER, ETAG_RESPONSE_HEADER],
+        responses={200: GameSerializer, **error_responses(400, 401, 403, 404, 412, 422, 428, 429)},
         examples=ex.FIRST_DEALER,
     )
     @idempotent
     @action(detail=True, methods=["post"], url_path="first-dealer")
     def first_dealer(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
         game = self._game_for_write(request, pk)
+        version = expected_version(request)
         serializer = FirstDealerSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         services.game_first_dealer_set(
-            game=game, seat=serializer.validated_data["seat"], by=_by(request)
+            game=game,
+            seat=serializer.validated_data["seat"],
+            by=_by(request),
+            expected_version=version,
         )
         return _game_response(request, game.pk)
 
@@ -290,18 +310,22 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
         description="Stops a running game before anyone reaches the target; it has no winner.",
         tags=["games"],
         request=ReasonSerializer,
-        parameters=[ETAG_RESPONSE_HEADER],
-        responses={200: GameSerializer, **error_responses(400, 401, 403, 404, 422, 429)},
+        parameters=[IF_MATCH_PARAMETER, ETAG_RESPONSE_HEADER],
+        responses={200: GameSerializer, **error_responses(400, 401, 403, 404, 412, 422, 428, 429)},
         examples=ex.END_EARLY,
     )
     @idempotent
     @action(detail=True, methods=["post"], url_path="end-early")
     def end_early(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
         game = self._game_for_write(request, pk)
+        version = expected_version(request)
         serializer = ReasonSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         services.game_end_early(
-            game=game, by=_by(request), reason=serializer.validated_data["reason"]
+            game=game,
+            by=_by(request),
+            reason=serializer.validated_data["reason"],
+            expected_version=version,
         )
         return _game_response(request, game.pk)
 
@@ -309,15 +333,15 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
         summary="Reopen a finished game (directors)",
         tags=["games"],
         request=None,
-        parameters=[ETAG_RESPONSE_HEADER],
-        responses={200: GameSerializer, **error_responses(400, 401, 403, 404, 422, 429)},
+        parameters=[IF_MATCH_PARAMETER, ETAG_RESPONSE_HEADER],
+        responses={200: GameSerializer, **error_responses(400, 401, 403, 404, 412, 422, 428, 429)},
         examples=ex.REOPEN,
     )
     @idempotent
     @action(detail=True, methods=["post"], permission_classes=[Director])
     def reopen(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
         game = self._game_for_write(request, pk)
-        services.game_reopen(game=game, by=_by(request))
+        services.game_reopen(game=game, by=_by(request), expected_version=expected_version(request))
         return _game_response(request, game.pk)
 
 
@@ -455,17 +479,25 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
         "can be entered again. The answer is the undone hand and the game's score line.",
         tags=["hands"],
         request=OptionalReasonSerializer,
-        responses={200: HandWithGameSerializer, **error_responses(400, 401, 403, 404, 422, 429)},
+        parameters=[GAME_IF_MATCH],
+        responses={
+            200: HandWithGameSerializer,
+            **error_responses(400, 401, 403, 404, 412, 422, 428, 429),
+        },
         examples=ex.UNDO,
     )
     @idempotent
     @action(detail=False, methods=["post"], url_path="undo-last")
     def undo_last(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         game = self._game_for_write(request)
+        version = expected_version(request)
         serializer = OptionalReasonSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         hand = services.hand_undo_last(
-            game=game, by=_by(request), reason=serializer.validated_data["reason"]
+            game=game,
+            by=_by(request),
+            reason=serializer.validated_data["reason"],
+            expected_version=version,
         )
         return Response(HandWithGameSerializer(hand, context={"game": game}).data)
 

@@ -138,13 +138,14 @@ def test_first_dealer_entered_or_flipped(client, keeper):
     page = client.get(reverse("scoring:game-pad", args=[game.pk])).content.decode()
     assert "Flip for jacks" in page
     url = reverse("scoring:game-first-dealer", args=[game.pk])
-    assert client.post(url, {"flip": "1"}).status_code == 302
+    assert 'name="version" value="1"' in page
+    assert client.post(url, {"flip": "1", "version": "1"}).status_code == 302
     game.refresh_from_db()
     assert game.first_dealer in (0, 1, 2, 3)
     assert game.first_dealer_flips
     other = GameFactory(scorekeepers=[keeper], first_dealer=None)
     url = reverse("scoring:game-first-dealer", args=[other.pk])
-    assert client.post(url, {"seat": "3"}).status_code == 302
+    assert client.post(url, {"seat": "3", "version": str(other.version)}).status_code == 302
     other.refresh_from_db()
     assert other.first_dealer == 3
 
@@ -153,10 +154,30 @@ def test_undo_needs_confirmation(client, keeper, game):
     record_hands(game, 2)
     client.force_login(keeper)
     url = reverse("scoring:game-undo", args=[game.pk])
-    assert client.post(url, {}).status_code == 400
-    assert client.post(url, {"confirm": "on"}).status_code == 302
+    version = str(game.version)
+    assert f'name="version" value="{version}"' in client.get(url).content.decode()
+    assert client.post(url, {"version": version}).status_code == 400
+    assert client.post(url, {"confirm": "on", "version": version}).status_code == 302
     game.refresh_from_db()
     assert game.hands_played == 1
+
+
+def test_undo_refuses_a_hand_the_page_did_not_show(client, keeper, game):
+    record_hands(game, 2)
+    client.force_login(keeper)
+    url = reverse("scoring:game-undo", args=[game.pk])
+    shown = str(game.version)  # the page shows hand 2 as the last
+    record_hand(game)  # another score-pad enters hand 3
+    refused = client.post(url, {"confirm": "on", "version": shown})
+    assert refused.status_code == 400
+    assert "changed since you read it" in str(refused.context["form"].non_field_errors())
+    page = refused.content.decode()
+    assert "Hand 3" in page  # the page now shows what would be undone
+    assert f'name="version" value="{Game.objects.get(pk=game.pk).version}"' in page
+    assert Hand.objects.active().count() == 3
+    game.refresh_from_db()
+    assert client.post(url, {"confirm": "on", "version": str(game.version)}).status_code == 302
+    assert Hand.objects.active().count() == 2
 
 
 def test_correct_a_hand_with_a_reason(client, keeper, game):
@@ -184,7 +205,11 @@ def test_correct_a_hand_with_a_reason(client, keeper, game):
 def test_end_early_and_start_the_next_game(client, keeper, game):
     record_hand(game)
     client.force_login(keeper)
-    response = client.post(reverse("scoring:game-end", args=[game.pk]), {"reason": "hall closing"})
+    game.refresh_from_db()
+    response = client.post(
+        reverse("scoring:game-end", args=[game.pk]),
+        {"reason": "hall closing", "version": str(game.version)},
+    )
     assert response.status_code == 302
     game.refresh_from_db()
     assert game.status == Game.Status.ABANDONED

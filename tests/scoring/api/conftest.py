@@ -62,6 +62,13 @@ def api(keeper: Any) -> APIClient:
     return client
 
 
+def current(game: Any) -> dict[str, str]:
+    """``If-Match`` with the game's ETag as it is now in the database."""
+    from scoring.models import Game
+
+    return {"If-Match": f'"{Game.objects.get(pk=game.pk).version}"'}
+
+
 def client_for(user: Any) -> APIClient:
     client = APIClient()
     client.force_authenticate(user)

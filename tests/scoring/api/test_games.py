@@ -7,10 +7,10 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from scoring import selectors
+from scoring import selectors, services
 from scoring.engine import preset
 from scoring.models import Game
-from tests.scoring.api.conftest import client_for
+from tests.scoring.api.conftest import client_for, current
 from tests.scoring.factories import GameFactory, TeamFactory, record_hands, summary
 
 pytestmark = pytest.mark.django_db
@@ -171,7 +171,7 @@ def test_an_unknown_game_is_a_404(anon: APIClient, api: APIClient) -> None:
 
 def test_flip_for_the_first_dealer_once(api: APIClient, keeper: Any) -> None:
     game = GameFactory.create(created_by=keeper, first_dealer=None)
-    response = api.post(f"/api/v1/games/{game.pk}/flip-first-dealer/")
+    response = api.post(f"/api/v1/games/{game.pk}/flip-first-dealer/", headers=current(game))
     assert response.status_code == 200
     body = response.json()
     assert body["first_dealer_method"] == "flip_for_jacks"
@@ -179,7 +179,7 @@ def test_flip_for_the_first_dealer_once(api: APIClient, keeper: Any) -> None:
     assert body["first_dealer"]["seat"] == body["first_dealer_flips"][-1][0]
     assert response.headers["ETag"] == f'"{body["version"]}"'
 
-    again = api.post(f"/api/v1/games/{game.pk}/flip-first-dealer/")
+    again = api.post(f"/api/v1/games/{game.pk}/flip-first-dealer/", headers=current(game))
     assert again.status_code == 409
     assert again.json()["code"] == "first_dealer_chosen"
 
@@ -187,19 +187,21 @@ def test_flip_for_the_first_dealer_once(api: APIClient, keeper: Any) -> None:
 def test_a_replayed_flip_does_not_flip_again(api: APIClient, keeper: Any) -> None:
     game = GameFactory.create(created_by=keeper, first_dealer=None)
     url = f"/api/v1/games/{game.pk}/flip-first-dealer/"
-    first = api.post(url, headers={"Idempotency-Key": "flip"})
-    second = api.post(url, headers={"Idempotency-Key": "flip"})
+    first = api.post(url, headers={"Idempotency-Key": "flip", **current(game)})
+    second = api.post(url, headers={"Idempotency-Key": "flip", **current(game)})
     assert second.status_code == 200
     assert second.json() == first.json()
 
 
 def test_the_first_dealer_entered_at_the_table(api: APIClient, keeper: Any) -> None:
     game = GameFactory.create(created_by=keeper, first_dealer=None)
-    response = api.post(f"/api/v1/games/{game.pk}/first-dealer/", {"seat": 3})
+    response = api.post(
+        f"/api/v1/games/{game.pk}/first-dealer/", {"seat": 3}, headers=current(game)
+    )
     assert response.status_code == 200
     assert response.json()["first_dealer"]["seat"] == 3
     assert response.json()["first_dealer_method"] == "entered"
-    bad = api.post(f"/api/v1/games/{game.pk}/first-dealer/", {"seat": 7})
+    bad = api.post(f"/api/v1/games/{game.pk}/first-dealer/", {"seat": 7}, headers=current(game))
     assert bad.status_code == 400
     assert list(bad.json()["fields"]) == ["seat"]
 
@@ -219,11 +221,15 @@ def test_only_the_games_scorekeepers_write_to_it(
 
 
 def test_ending_early_needs_a_reason_and_then_refuses_hands(api: APIClient, game: Game) -> None:
-    missing = api.post(f"/api/v1/games/{game.pk}/end-early/", {})
+    missing = api.post(f"/api/v1/games/{game.pk}/end-early/", {}, headers=current(game))
     assert missing.status_code == 400
     assert list(missing.json()["fields"]) == ["reason"]
 
-    ended = api.post(f"/api/v1/games/{game.pk}/end-early/", {"reason": "the hall is closing"})
+    ended = api.post(
+        f"/api/v1/games/{game.pk}/end-early/",
+        {"reason": "the hall is closing"},
+        headers=current(game),
+    )
     assert ended.status_code == 200
     body = ended.json()
     assert (body["status"], body["over"], body["winner"]) == ("abandoned", True, None)
@@ -235,16 +241,16 @@ def test_ending_early_needs_a_reason_and_then_refuses_hands(api: APIClient, game
 
 
 def test_only_a_director_reopens_a_game(api: APIClient, director: Any, game: Game) -> None:
-    api.post(f"/api/v1/games/{game.pk}/end-early/", {"reason": "rain"})
-    refused = api.post(f"/api/v1/games/{game.pk}/reopen/")
+    api.post(f"/api/v1/games/{game.pk}/end-early/", {"reason": "rain"}, headers=current(game))
+    refused = api.post(f"/api/v1/games/{game.pk}/reopen/", headers=current(game))
     assert refused.status_code == 403
     assert refused.json()["message"] == "Only a director may do this."
 
-    reopened = client_for(director).post(f"/api/v1/games/{game.pk}/reopen/")
+    reopened = client_for(director).post(f"/api/v1/games/{game.pk}/reopen/", headers=current(game))
     assert reopened.status_code == 200
     assert reopened.json()["status"] == "in_progress"
 
-    running = client_for(director).post(f"/api/v1/games/{game.pk}/reopen/")
+    running = client_for(director).post(f"/api/v1/games/{game.pk}/reopen/", headers=current(game))
     assert running.status_code == 400
     assert running.json()["code"] == "game_running"
 
@@ -261,3 +267,40 @@ def test_reading_a_game_with_40_hands_takes_as_many_queries_as_with_one(
     with django_assert_max_num_queries(len(one.captured_queries)):
         body = anon.get(f"/api/v1/games/{large.pk}/").json()
     assert len(body["hands"]) == 40
+
+
+@pytest.mark.parametrize(
+    ("action", "body"),
+    [
+        ("first-dealer", {"seat": 2}),
+        ("flip-first-dealer", {}),
+        ("end-early", {"reason": "the hall is closing"}),
+    ],
+)
+def test_an_act_on_a_game_needs_the_version_it_was_read_at(
+    api: APIClient, keeper: Any, action: str, body: dict[str, Any]
+) -> None:
+    game = GameFactory.create(created_by=keeper, first_dealer=None)
+    url = f"/api/v1/games/{game.pk}/{action}/"
+    seen = current(game)
+
+    missing = api.post(url, body)
+    assert (missing.status_code, missing.json()["code"]) == (428, "version_required")
+
+    # Another score-pad chose the first dealer in the meantime.
+    services.game_first_dealer_set(game=game, seat=1)
+    stale = api.post(url, body, headers=seen)
+    assert (stale.status_code, stale.json()["code"]) == (412, "stale_version")
+    assert "changed since you read it" in stale.json()["fields"]["version"][0]
+    stored = Game.objects.get(pk=game.pk)
+    assert (stored.first_dealer, stored.status) == (1, "in_progress")
+
+
+def test_a_director_reopens_only_the_game_as_read(
+    api: APIClient, director: Any, game: Game
+) -> None:
+    seen = current(game)
+    services.game_end_early(game=game, reason="rain")
+    stale = client_for(director).post(f"/api/v1/games/{game.pk}/reopen/", headers=seen)
+    assert stale.status_code == 412
+    assert Game.objects.get(pk=game.pk).status == "abandoned"

@@ -9,7 +9,7 @@ from rest_framework.test import APIClient
 
 from scoring.engine import preset, score_tricks, simulate_hand
 from scoring.models import Game, Hand, HandRevision
-from tests.scoring.api.conftest import client_for
+from tests.scoring.api.conftest import client_for, current
 from tests.scoring.factories import GameFactory, record_hand, record_hands, summary
 
 pytestmark = pytest.mark.django_db
@@ -289,7 +289,7 @@ def test_a_correction_by_a_stranger_is_403(stranger: Any, game: Game) -> None:
 def test_the_last_hand_is_undone_and_its_number_freed(api: APIClient, game: Game) -> None:
     record_hands(game, 2)
     url = f"{hands_url(game)}undo-last/"
-    response = api.post(url, {"reason": "wrong table"})
+    response = api.post(url, {"reason": "wrong table"}, headers=current(game))
     assert response.status_code == 200
     body = response.json()
     assert (body["number"], body["undone"]) == (2, True)
@@ -300,7 +300,7 @@ def test_the_last_hand_is_undone_and_its_number_freed(api: APIClient, game: Game
 
 
 def test_undo_with_no_hand_is_a_400(api: APIClient, game: Game) -> None:
-    response = api.post(f"{hands_url(game)}undo-last/")
+    response = api.post(f"{hands_url(game)}undo-last/", headers=current(game))
     assert response.status_code == 400
     assert response.json()["code"] == "no_hands"
 
@@ -308,10 +308,29 @@ def test_undo_with_no_hand_is_a_400(api: APIClient, game: Game) -> None:
 def test_a_retried_undo_undoes_one_hand(api: APIClient, game: Game) -> None:
     record_hands(game, 2)
     url = f"{hands_url(game)}undo-last/"
-    first = api.post(url, {}, headers={"Idempotency-Key": "undo-1"})
-    second = api.post(url, {}, headers={"Idempotency-Key": "undo-1"})
+    seen = current(game)
+    first = api.post(url, {}, headers={"Idempotency-Key": "undo-1", **seen})
+    second = api.post(url, {}, headers={"Idempotency-Key": "undo-1", **seen})
     assert second.json() == first.json()
     assert Hand.objects.active().count() == 1
+
+
+def test_a_stale_score_pad_cannot_undo_a_hand_it_has_not_seen(
+    api: APIClient, keeper: Any, game: Game
+) -> None:
+    record_hand(game)
+    seen = current(game)  # this pad saw hand 1
+    record_hand(game)  # another pad enters hand 2
+    url = f"{hands_url(game)}undo-last/"
+    assert api.post(url, {}).status_code == 428
+    stale = api.post(url, {}, headers=seen)
+    assert stale.status_code == 412
+    assert Hand.objects.active().count() == 2
+    # The answer to entering a hand carries the game's version to send back.
+    entered = enter(api, game, **summary(0))
+    version = entered.json()["game"]["version"]
+    undone = api.post(url, {}, headers={"If-Match": f'"{version}"'})
+    assert (undone.status_code, undone.json()["number"]) == (200, 3)
 
 
 def test_a_retried_hand_is_entered_once(api: APIClient, game: Game) -> None:
