@@ -98,7 +98,14 @@ class GameAdmin(admin.ModelAdmin[Game]):
         "created_at",
     )
     list_display_links = ("id", "team_a")
-    list_filter = ("status", "winner", "ruleset_preset", "first_dealer_method", "created_at")
+    list_filter = (
+        "status",
+        "winner",
+        "public",
+        "ruleset_preset",
+        "first_dealer_method",
+        "created_at",
+    )
     search_fields = (
         "=id",
         "table",

@@ -278,6 +278,12 @@ class CasualGameForm(forms.Form):
     b_two = forms.CharField(label=_("Team B, partner"), max_length=100)
     table = forms.CharField(label=_("Table"), max_length=60, required=False)
     ruleset_preset = forms.ChoiceField(label=_("Rules"))
+    public = forms.BooleanField(
+        label=_("Anyone may follow this game"),
+        required=False,
+        initial=True,
+        help_text=_("Untick to keep it to its scorekeepers and the directors."),
+    )
 
     def __init__(self, *args: Any, presets: Mapping[str, str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

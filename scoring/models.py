@@ -112,6 +112,11 @@ class Game(models.Model):
     seat_2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     seat_3 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     table = models.CharField(max_length=60, blank=True, help_text="Table label, e.g. 'Table 4'")
+    #: Anyone may follow a public game; a private one only its scorekeepers and directors.
+    public = models.BooleanField(
+        default=True,
+        help_text="Anyone may follow the game. Otherwise only its scorekeepers and directors.",
+    )
 
     #: A copy of the engine ruleset (``Ruleset.to_json()``); never changed under a running game.
     ruleset = models.JSONField(default=dict)

@@ -1,6 +1,7 @@
 """Reads of the scoring app, shaped for their callers with a flat number of queries.
 
-* :func:`game_list`: games with their teams and seated players joined, filtered.
+* :func:`game_list`: games with their teams and seated players joined, filtered;
+  :func:`visible_to` keeps those a user may follow (private games are their scorekeepers').
 * :func:`game_detail`: one game with seats, teams, counting hands and their disputes, in a
   constant number of queries whatever the number of hands.
 * :func:`game_state`: the plain data a score-pad shows (totals, running score, whose deal,
@@ -11,13 +12,16 @@
 from __future__ import annotations
 
 import datetime
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from scoring.engine import Outcome, forced_call
 from scoring.models import Game, Hand, HandRevision, MisplayDispute, Player, Side, Team
+from scoring.services import user_can_direct
 from tarabish_site.api.errors import NotFound
+
+G = TypeVar("G", bound=Game)
 
 
 class GameCounts(TypedDict):
@@ -26,6 +30,8 @@ class GameCounts(TypedDict):
 
 if TYPE_CHECKING:
     from django_stubs_ext import WithAnnotations
+
+    from scoring.services import AnyUser
 
     #: A game from :func:`game_list`, with ``pending_disputes`` annotated.
     ListedGame = WithAnnotations[Game, GameCounts]
@@ -58,6 +64,17 @@ def team_list(*, player: Player | int | None = None, search: str = "") -> QueryS
             | Q(player_two__display_name__icontains=search)
         )
     return teams
+
+
+def visible_to(games: QuerySet[G], user: AnyUser | None) -> QuerySet[G]:
+    """The games of ``games`` that ``user`` may follow (see ``services.user_can_see``): the
+    public ones, and the private ones they keep score in; directors see every game."""
+    if user_can_direct(user):
+        return games
+    if user is None or not user.is_authenticated:
+        return games.filter(public=True)
+    keeps = Game.scorekeepers.through.objects.filter(user_id=user.pk).values("game_id")
+    return games.filter(Q(public=True) | Q(created_by_id=user.pk) | Q(pk__in=keeps))
 
 
 def game_list(

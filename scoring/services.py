@@ -106,6 +106,12 @@ def user_can_keep_score(user: AnyUser | None, game: Game) -> bool:
     return game.scorekeepers.filter(pk=user.pk).exists() or user_can_direct(user)
 
 
+def user_can_see(user: AnyUser | None, game: Game) -> bool:
+    """Whether ``user`` may follow ``game``: anyone a public game, and a private one only its
+    scorekeepers and directors (who may write to it)."""
+    return game.public or user_can_keep_score(user, game)
+
+
 # ----------------------------------------------------------------------------- helpers
 
 
@@ -333,8 +339,10 @@ def game_create(
     created_by: User | None = None,
     scorekeepers: Iterable[User] = (),
     substitutes: Mapping[int, Team] | None = None,
+    public: bool = True,
 ) -> Game:
-    """A new game at a table.
+    """A new game at a table; anyone may follow it unless ``public`` is false (then only its
+    scorekeepers and directors see it).
 
     ``team_a`` sits at seats 0 and 2, ``team_b`` at seats 1 and 3; ``seats`` gives the four
     players clockwise (default: team A's first player at seat 0, team B's first at seat 1).
@@ -368,6 +376,7 @@ def game_create(
         ruleset_preset=slug,
         table=table,
         created_by=created_by,
+        public=bool(public),
     )
     if first_dealer is not None:
         game.first_dealer = first_dealer
@@ -380,6 +389,21 @@ def game_create(
     if keepers:
         game.scorekeepers.add(*keepers.values())
     return game
+
+
+@transaction.atomic
+def game_public_set(
+    *, game: Game, public: bool, by: User | None = None, expected_version: int | None = None
+) -> Game:
+    """Let anyone follow the game (``public``), or only its scorekeepers and directors."""
+    locked = _game_for_update(game)
+    _refuse_if_changed(locked, expected_version)
+    if locked.public != public:
+        locked.public = public
+        locked.version += 1
+        locked.save(update_fields=["public", "version", "updated_at"])
+    _copy_state(locked, game)
+    return locked
 
 
 def _refuse_first_dealer_change(game: Game) -> None:

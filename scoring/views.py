@@ -264,12 +264,15 @@ def game_context(game: Game, hands: Sequence[Hand]) -> dict[str, Any]:
     }
 
 
-def _game_or_404(pk: int) -> tuple[Game, list[Hand]]:
-    """The game with its seats, teams and counting hands (with their disputes)."""
+def _game_or_404(request: HttpRequest, pk: int) -> tuple[Game, list[Hand]]:
+    """The game with its seats, teams and counting hands (with their disputes); a private game
+    is not found by anyone but its scorekeepers and directors."""
     try:
         game = selectors.game_detail(pk)
     except NotFound:
-        raise Http404(_("There is no game %(pk)s.") % {"pk": pk}) from None
+        game = None
+    if game is None or not services.user_can_see(request.user, game):
+        raise Http404(_("There is no game %(pk)s.") % {"pk": pk})
     return game, list(game.hands.all())
 
 
@@ -360,7 +363,7 @@ def _then(request: HttpRequest) -> str:
 
 @require_GET
 def game_pad(request: HttpRequest, pk: int) -> HttpResponse:
-    game, hands = _game_or_404(pk)
+    game, hands = _game_or_404(request, pk)
     context = game_context(game, hands)
     can_write = services.user_can_keep_score(request.user, game)
     context.update(
@@ -386,7 +389,7 @@ def game_pad_sheet(request: HttpRequest, pk: int) -> HttpResponse:
 
     ``?version=N``: 204 when the game is still at version N (nothing to redraw).
     """
-    game, hands = _game_or_404(pk)
+    game, hands = _game_or_404(request, pk)
     seen = request.GET.get("version", "")
     if seen.isdigit() and int(seen) == game.version:
         return HttpResponse(status=204)
@@ -427,7 +430,7 @@ def game_preview(request: HttpRequest, pk: int) -> JsonResponse:
     The entry goes through the very service that stores hands, inside a transaction that is
     always rolled back, so the preview can never disagree with the real thing.
     """
-    game, _hands = _game_or_404(pk)
+    game, _hands = _game_or_404(request, pk)
     refused = _refuse_unless_keeper(request, game)
     if refused is not None:
         return JsonResponse({"message": _("Not allowed."), "code": "permission_denied"}, status=403)
@@ -470,7 +473,7 @@ def game_preview(request: HttpRequest, pk: int) -> JsonResponse:
 @login_required
 def game_hand_add(request: HttpRequest, pk: int) -> HttpResponse:
     """The score-pad's form when no script runs: store the hand and show the pad again."""
-    game, hands = _game_or_404(pk)
+    game, hands = _game_or_404(request, pk)
     refused = _refuse_unless_keeper(request, game)
     if refused is not None:
         return refused
@@ -502,7 +505,7 @@ def game_hand_add(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def game_first_dealer(request: HttpRequest, pk: int) -> HttpResponse:
-    game, _hands = _game_or_404(pk)
+    game, _hands = _game_or_404(request, pk)
     refused = _refuse_unless_keeper(request, game)
     if refused is not None:
         return refused
@@ -530,7 +533,7 @@ def game_first_dealer(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _pad_with_error(request: HttpRequest, pk: int, message: str) -> HttpResponse:
-    game, hands = _game_or_404(pk)
+    game, hands = _game_or_404(request, pk)
     context = game_context(game, hands)
     context.update(
         {
@@ -557,7 +560,7 @@ def _game_act(
     The act is made on the game version the page showed. When it was refused because the game
     changed, the page shows the game as it is now, with its version, so the next confirmation
     is made knowingly."""
-    game, hands = _game_or_404(pk)
+    game, hands = _game_or_404(request, pk)
     refused = _refuse_unless_keeper(request, game)
     if refused is not None:
         return refused
@@ -604,7 +607,7 @@ def game_end(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def game_next(request: HttpRequest, pk: int) -> HttpResponse:
     """Start the next game between the same teams, in the same seats, at the same table."""
-    game, _hands = _game_or_404(pk)
+    game, _hands = _game_or_404(request, pk)
     refused = _refuse_unless_keeper(request, game)
     if refused is not None:
         return refused
@@ -620,6 +623,7 @@ def game_next(request: HttpRequest, pk: int) -> HttpResponse:
             table=game.table,
             created_by=_user(request),
             scorekeepers=list(game.scorekeepers.all()),
+            public=game.public,
         )
     except (EngineError, ApplicationError) as exc:
         return _pad_with_error(request, pk, str(exc))
@@ -635,7 +639,7 @@ def _hand_of(hands: Sequence[Hand], number: int) -> Hand:
 
 @login_required
 def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    game, hands = _game_or_404(pk)
+    game, hands = _game_or_404(request, pk)
     refused = _refuse_unless_keeper(request, game)
     if refused is not None:
         return refused
@@ -674,7 +678,7 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 
 @login_required
 def hand_dispute(request: HttpRequest, pk: int, number: int) -> HttpResponse:
-    game, hands = _game_or_404(pk)
+    game, hands = _game_or_404(request, pk)
     refused = _refuse_unless_keeper(request, game)
     if refused is not None:
         return refused
@@ -777,6 +781,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
                     ruleset_preset=data["ruleset_preset"],
                     table=data["table"],
                     created_by=_user(request),
+                    public=data["public"],
                 )
         except (EngineError, ApplicationError) as exc:
             _put_errors(form, exc)
@@ -790,7 +795,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    game, hands = _game_or_404(pk)
+    game, hands = _game_or_404(request, pk)
     context = game_context(game, hands)
     context["can_write"] = services.user_can_keep_score(request.user, game)
     return render(request, "scoring/game_detail.html", context)
@@ -799,7 +804,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def game_print(request: HttpRequest, pk: int) -> HttpResponse:
     """A printable score-sheet for the table, with a QR code that opens its score-pad."""
-    game, hands = _game_or_404(pk)
+    game, hands = _game_or_404(request, pk)
     context = game_context(game, hands)
     url = request.build_absolute_uri(reverse("scoring:game-pad", args=[pk]))
     context.update(

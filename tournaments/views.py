@@ -508,7 +508,8 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if player is None:
         raise Http404(_("There is no such player."))
     teams = list(scoring_selectors.team_list(player=pk))
-    games = list(scoring_selectors.game_list(player=pk)[:RECENT])
+    listed = scoring_selectors.game_list(player=pk)
+    games = list(scoring_selectors.visible_to(listed, request.user)[:RECENT])
     history = selectors.player_rating_history(pk)
     return render(
         request,
@@ -529,7 +530,8 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     team = scoring_selectors.team_list().filter(pk=pk).first()
     if team is None:
         raise Http404(_("There is no such team."))
-    games = list(scoring_selectors.game_list(team=pk)[:RECENT])
+    listed = scoring_selectors.game_list(team=pk)
+    games = list(scoring_selectors.visible_to(listed, request.user)[:RECENT])
     return render(
         request,
         "tournaments/team.html",

@@ -123,6 +123,7 @@ _GAME: dict[str, Any] = {
         {"label": label, "value": value} for label, value in _STANDARD.describe()
     ],
     "table": "Table 4",
+    "public": True,
     "scorekeepers": ["keeper"],
     "created_at": "2026-11-21T19:30:01.305326-04:00",
     "finished_at": None,
@@ -224,6 +225,7 @@ GAME_LIST = [
                 {
                     "id": 41,
                     "table": "Table 4",
+                    "public": True,
                     "status": "in_progress",
                     "team_a": 7,
                     "team_a_name": "Marie MacNeil & Rita Campbell",
@@ -265,6 +267,7 @@ GAME_CREATE = [
             "ruleset": {"dealer_may_pass": True, "forced_at": 400, "target": 500},
             "first_dealer": 2,
             "table": "Kitchen",
+            "public": False,
             "scorekeepers": [12],
         },
     ),
@@ -293,6 +296,10 @@ END_EARLY = [
     ),
 ]
 REOPEN = [_response("Reopened", {**_GAME, "version": 5})]
+GAME_PUBLIC = [
+    _request("Only the table's scorekeepers and directors", {"public": False}),
+    _response("Now private", {**_GAME, "public": False, "version": 4}),
+]
 HAND_CREATE = [
     _request(
         "Summary: one team's card points, a twenty",

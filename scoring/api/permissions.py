@@ -1,11 +1,12 @@
 """Who may do what in the scoring API.
 
-Anyone may read games, hands and disputes (games are public at a tournament). Writing needs an
-account: anyone signed in may add players and teams and start a game (they become its
-scorekeeper); only a game's scorekeepers and directors may write to that game; only directors
-reopen games and rule on disputes. The decisions themselves are the services' (who counts as
-a scorekeeper or a director is :func:`scoring.services.user_can_keep_score` and
-:func:`~scoring.services.user_can_direct`).
+Anyone may read public games, their hands and disputes; a private game is seen only by its
+scorekeepers and directors (the views answer 404 to anyone else, see
+:func:`scoring.services.user_can_see`). Writing needs an account: anyone signed in may add
+players and teams and start a game (they become its scorekeeper); only a game's scorekeepers
+and directors may write to that game; only directors reopen games and rule on disputes. The
+decisions themselves are the services' (who counts as a scorekeeper or a director is
+:func:`scoring.services.user_can_keep_score` and :func:`~scoring.services.user_can_direct`).
 """
 
 from typing import TYPE_CHECKING

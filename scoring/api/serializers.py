@@ -189,11 +189,24 @@ class GameCreateSerializer(serializers.Serializer[Any]):
         help_text="The first dealer if already chosen at the table; else flip later.",
     )
     table = serializers.CharField(required=False, allow_blank=True, max_length=60)
+    public = serializers.BooleanField(
+        default=True,
+        help_text="Anyone may follow the game (the default); false: only its scorekeepers "
+        "and directors see it.",
+    )
     scorekeepers = serializers.PrimaryKeyRelatedField(
         queryset=get_user_model().objects.all(),
         many=True,
         required=False,
         help_text="Accounts that may enter hands besides you (you are one already).",
+    )
+
+
+class GamePublicSerializer(serializers.Serializer[Any]):
+    """Who may follow a game."""
+
+    public = serializers.BooleanField(
+        help_text="true: anyone may follow the game; false: only its scorekeepers and directors."
     )
 
 
@@ -212,6 +225,7 @@ class GameListSerializer(serializers.ModelSerializer[Game]):
         fields = [
             "id",
             "table",
+            "public",
             "status",
             "team_a",
             "team_a_name",
@@ -249,6 +263,9 @@ class GameSerializer(serializers.Serializer[Any]):
     game_id = serializers.IntegerField()
     version = serializers.IntegerField(help_text="Also the ETag of this game.")
     table = serializers.CharField()
+    public = serializers.BooleanField(
+        help_text="Anyone may follow the game; false: only its scorekeepers and directors."
+    )
     status = serializers.ChoiceField(choices=Game.Status.choices)
     status_label = serializers.CharField()
     over = serializers.BooleanField()
@@ -286,6 +303,7 @@ class GameSerializer(serializers.Serializer[Any]):
             "id": game.pk,
             **state,
             "table": game.table,
+            "public": game.public,
             "scorekeepers": [user.get_username() for user in game.scorekeepers.all()],
             "created_at": serializers.DateTimeField().to_representation(game.created_at),
             "finished_at": (

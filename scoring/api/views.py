@@ -34,6 +34,7 @@ from scoring.api.serializers import (
     FirstDealerSerializer,
     GameCreateSerializer,
     GameListSerializer,
+    GamePublicSerializer,
     GameSerializer,
     HandCorrectEnvelopeSerializer,
     HandDetailSerializer,
@@ -96,6 +97,17 @@ def _by(request: Request) -> "User | None":
 def _entry(data: Any, envelope: frozenset[str]) -> dict[str, Any]:
     """The hand entry: the body without its envelope keys, exactly as sent."""
     return {key: value for key, value in dict(data).items() if key not in envelope}
+
+
+def _visible_game(request: Request, game_id: int, writer: Any = None) -> Game:
+    """The game, if the requester may follow it (a private game is not found by anyone else);
+    with ``writer`` (the view), also checked against its write permission."""
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or not services.user_can_see(request.user, game):
+        raise NotFound(f"game {game_id} does not exist")
+    if writer is not None:
+        writer.check_object_permissions(request, game)
+    return game
 
 
 def _game_response(request: Request, game_id: int, status: int = 200) -> Response:
@@ -208,14 +220,10 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
     lookup_value_regex = "[0-9]+"
 
     def get_queryset(self) -> Any:
-        return selectors.game_list()
+        return selectors.visible_to(selectors.game_list(), self.request.user)
 
     def _game_for_write(self, request: Request, pk: str) -> Game:
-        game = Game.objects.filter(pk=int(pk)).first()
-        if game is None:
-            raise NotFound(f"game {pk} does not exist")
-        self.check_object_permissions(request, game)
-        return game
+        return _visible_game(request, int(pk), self)
 
     @extend_schema(
         summary="A game as the score-pad shows it",
@@ -226,6 +234,8 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
     )
     def retrieve(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
         game = selectors.game_detail(int(pk))
+        if not services.user_can_see(request.user, game):
+            raise NotFound(f"game {pk} does not exist")
         if not_modified(request, game.version):
             return not_modified_response(game.version)
         data = GameSerializer((game, selectors.game_state(game))).data
@@ -255,6 +265,7 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
                 table=data.get("table", ""),
                 created_by=_by(request),
                 scorekeepers=data.get("scorekeepers", ()),
+                public=data["public"],
             )
         except RulesetError as exc:
             raise exc.nested("ruleset") from None
@@ -344,6 +355,29 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
         services.game_reopen(game=game, by=_by(request), expected_version=expected_version(request))
         return _game_response(request, game.pk)
 
+    @extend_schema(
+        summary="Make a game public or private",
+        description="A private game is seen only by its scorekeepers and directors (anyone "
+        "else gets 404); a public one by anyone. Needs `If-Match` with the game's ETag.",
+        tags=["games"],
+        request=GamePublicSerializer,
+        parameters=[IF_MATCH_PARAMETER, ETAG_RESPONSE_HEADER],
+        responses={200: GameSerializer, **error_responses(400, 401, 403, 404, 412, 428, 429)},
+        examples=ex.GAME_PUBLIC,
+    )
+    def partial_update(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
+        game = self._game_for_write(request, pk)
+        version = expected_version(request)
+        serializer = GamePublicSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.game_public_set(
+            game=game,
+            public=serializer.validated_data["public"],
+            by=_by(request),
+            expected_version=version,
+        )
+        return _game_response(request, game.pk)
+
 
 # ------------------------------------------------------------------------------ hands
 
@@ -366,18 +400,13 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
     filter_backends: list[Any] = []
 
     def _game(self) -> Game:
-        game = Game.objects.filter(pk=int(self.kwargs["game_pk"])).first()
-        if game is None:
-            raise NotFound(f"game {self.kwargs['game_pk']} does not exist")
-        return game
+        return _visible_game(self.request, int(self.kwargs["game_pk"]))
 
     def _game_for_write(self, request: Request) -> Game:
-        game = self._game()
-        self.check_object_permissions(request, game)
-        return game
+        return _visible_game(request, int(self.kwargs["game_pk"]), self)
 
     def _hand(self, number: str) -> Hand:
-        hand = selectors.hand_list(game=int(self.kwargs["game_pk"])).filter(number=number).first()
+        hand = selectors.hand_list(game=self._game()).filter(number=number).first()
         if hand is None:
             raise NotFound(f"game {self.kwargs['game_pk']} has no hand {number}")
         return hand
@@ -409,6 +438,8 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         # The game row is read once, locked: for the permission check and for entering the hand.
         with services.game_locked(game=int(self.kwargs["game_pk"])) as game:
+            if not services.user_can_see(request.user, game):
+                raise NotFound(f"game {game.pk} does not exist")
             self.check_object_permissions(request, game)
             envelope = HandEnvelopeSerializer(data=request.data)
             envelope.is_valid(raise_exception=True)
@@ -549,7 +580,8 @@ class DisputeViewSet(mixins.ListModelMixin, JsonApiViewSet):
     lookup_value_regex = "[0-9]+"
 
     def get_queryset(self) -> Any:
-        return selectors.dispute_list()
+        visible = selectors.visible_to(Game.objects.all(), self.request.user)
+        return selectors.dispute_list().filter(hand__game__in=visible)
 
     @extend_schema(
         summary="A dispute: its status, the engine's verdict and any ruling",
@@ -560,6 +592,8 @@ class DisputeViewSet(mixins.ListModelMixin, JsonApiViewSet):
     )
     def retrieve(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
         dispute = selectors.dispute_detail(int(pk))
+        if not services.user_can_see(request.user, dispute.hand.game):
+            raise NotFound(f"misplay dispute {pk} does not exist")
         if not_modified(request, dispute.version):
             return not_modified_response(dispute.version)
         return with_etag(Response(DisputeSerializer(dispute).data), dispute.version)

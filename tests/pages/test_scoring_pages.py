@@ -279,6 +279,41 @@ def test_casual_game_from_four_names(client, keeper):
     assert (second.team_a_id, second.team_b_id) == (game.team_a_id, game.team_b_id)
 
 
+def test_a_casual_game_kept_private(client, keeper):
+    client.force_login(keeper)
+    form = client.get(reverse("scoring:game-new")).content.decode()
+    assert 'id="id_public" checked' in form  # anyone may follow, unless unticked
+    data = {"a_one": "Ann", "a_two": "Bob", "b_one": "Cy", "b_two": "Di"}
+    data["ruleset_preset"] = "cape-breton-standard"
+    client.post(reverse("scoring:game-new"), data)  # the box left unticked
+    game = Game.objects.get()
+    assert game.public is False
+    page = client.get(reverse("scoring:game-detail", args=[game.pk])).content.decode()
+    assert 'id="private-game"' in page
+
+
+def test_a_private_game_is_not_found_by_others(client, keeper):
+    game = GameFactory(scorekeepers=[keeper], public=False)
+    record_hand(game)
+    pages = [
+        reverse("scoring:game-detail", args=[game.pk]),
+        reverse("scoring:game-pad", args=[game.pk]),
+        reverse("scoring:game-print", args=[game.pk]),
+        reverse("tournaments:player-detail", args=[game.seat_0_id]),
+    ]
+
+    def seen() -> list[object]:
+        answers = [client.get(url) for url in pages]
+        listed = escape(game.team_b.name) in answers[-1].content.decode()
+        return [a.status_code for a in answers[:-1]] + [listed]
+
+    assert seen() == [404, 404, 404, False]
+    client.force_login(UserFactory())
+    assert seen() == [404, 404, 404, False]
+    client.force_login(keeper)
+    assert seen() == [200, 200, 200, True]
+
+
 def test_game_page_has_chart_with_marks(client, game):
     record_hand(game, summary(caller=1, card_points=(100, 62)))  # bait
     record_hand(game, summary(caller=0, card_points=(81, 81)))  # half-bait

@@ -75,6 +75,7 @@ class GameFactory(factory.django.DjangoModelFactory[Game]):
             table=kwargs.pop("table", ""),
             created_by=kwargs.pop("created_by", None),
             scorekeepers=kwargs.pop("scorekeepers", ()),
+            public=kwargs.pop("public", True),
         )
 
 

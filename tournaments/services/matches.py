@@ -510,6 +510,7 @@ def match_game_start(
             created_by=user,
             scorekeepers=_directors_of(tournament),
             substitutes=substitutes,
+            public=tournament.public,
         )
         number = match.match_games.count() + 1
         link = MatchGame.objects.create(match=match, game=game, number=number)

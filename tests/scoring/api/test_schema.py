@@ -39,6 +39,7 @@ def test_every_scoring_endpoint_is_in_the_schema(schema: dict[str, Any]) -> None
         ("/api/v1/games/", "get"),
         ("/api/v1/games/", "post"),
         ("/api/v1/games/{id}/", "get"),
+        ("/api/v1/games/{id}/", "patch"),
         ("/api/v1/games/{id}/flip-first-dealer/", "post"),
         ("/api/v1/games/{id}/first-dealer/", "post"),
         ("/api/v1/games/{id}/end-early/", "post"),
@@ -55,12 +56,17 @@ def test_every_scoring_endpoint_is_in_the_schema(schema: dict[str, Any]) -> None
     }
 
 
+GAME_ACTS = ("first-dealer/", "end-early/", "reopen/", "undo-last/")
+
+
 def test_writes_document_their_headers_examples_and_errors(schema: dict[str, Any]) -> None:
     for path, method, operation in operations(schema):
         if method == "get":
             continue
         headers = {p["name"] for p in operation.get("parameters", []) if p["in"] == "header"}
-        wanted = {"If-Match"} if method == "put" else {"Idempotency-Key"}
+        wanted = {"If-Match"} if method in ("put", "patch") else {"Idempotency-Key"}
+        if path.endswith(GAME_ACTS):
+            wanted.add("If-Match")
         assert wanted <= headers, (path, method)
         assert operation["summary"], (path, method)
         codes = set(operation["responses"])

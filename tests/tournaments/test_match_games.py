@@ -1,0 +1,21 @@
+"""Games started for a match take their visibility from the tournament."""
+
+import pytest
+
+from tests.tournaments.factories import add_stage, tournament_ready
+from tests.tournaments.helpers import ready_matches
+from tournaments.services import match_game_start, stage_start
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize("public", [True, False])
+def test_a_match_game_is_as_public_as_its_tournament(public: bool) -> None:
+    tournament = tournament_ready(4)
+    tournament.public = public
+    tournament.save(update_fields=["public"])
+    stage = add_stage(tournament, "single_elim")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    match = ready_matches(stage.pk)[0]
+    game = match_game_start(match_id=match.pk, actor=None, first_dealer=0).game
+    assert game.public is public
