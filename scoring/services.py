@@ -855,11 +855,18 @@ def _write_new_hand(game: Game, hand: Hand, revision: HandRevision) -> None:
         game.save(update_fields=_PROGRESS_FIELDS)
         return
     new_hand = rows.insert_row(hand, connection)
-    new_revision = rows.insert_row(revision, connection, expressions={"hand_id": "h.id"})
+    # The revision's copy of the hand's version, entry and result is taken from the row just
+    # inserted, so the entry and the result travel once.
+    copied = ("version", "entry_kind", "entry", "result")
+    new_revision = rows.insert_row(
+        revision,
+        connection,
+        expressions={"hand_id": "h.id", **{column: f"h.{column}" for column in copied}},
+    )
     game_state = rows.update_row(game, connection, _PROGRESS_FIELDS)
     # Every primary key here is the column "id" (DEFAULT_AUTO_FIELD).
     sql = (
-        f"WITH h AS ({new_hand.values_sql()} RETURNING id), "  # noqa: S608 - no user text
+        f"WITH h AS ({new_hand.values_sql()} RETURNING id, {', '.join(copied)}), "  # noqa: S608
         f"r AS ({new_revision.select_sql('h')} RETURNING id), "
         f"g AS (UPDATE {game_state.table} SET {game_state.set_sql()} WHERE id = %s) "
         "SELECT h.id, r.id FROM h, r"

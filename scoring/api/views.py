@@ -452,9 +452,8 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
             )
         data = HandWithGameSerializer(hand, context={"game": game}).data
         response = Response(data, status=201)
-        response["Location"] = reverse(
-            "api:game-hand-detail", kwargs={"game_pk": game.pk, "number": hand.number}
-        )
+        # The new hand lives under the collection posted to (/api/v1/games/7/hands/3/).
+        response["Location"] = f"{request.path}{hand.number}/"
         return with_etag(response, hand.version)
 
     @extend_schema(

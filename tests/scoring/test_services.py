@@ -194,7 +194,14 @@ def test_summary_outcomes(entry: dict[str, Any], outcome: str, points: tuple[int
     assert hand.dealer == 0
     stored = Hand.objects.get(pk=hand.pk)
     assert stored.result["points"] == list(points)
-    assert stored.revisions.get().action == HandRevision.Action.RECORDED
+    first = stored.revisions.get()
+    assert first.action == HandRevision.Action.RECORDED
+    assert (first.version, first.entry_kind, first.entry, first.result) == (
+        1,
+        "summary",
+        stored.entry,
+        stored.result,
+    )
 
 
 def test_runs_and_bella_columns() -> None:
