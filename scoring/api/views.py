@@ -7,6 +7,7 @@ correction needs ``If-Match`` with the hand's ``ETag``, and an act on a game tha
 (first dealer, undo, end early, reopen) the game's.
 """
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from django.urls import reverse
@@ -17,7 +18,7 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_view,
 )
-from rest_framework import mixins, viewsets
+from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
@@ -225,6 +226,25 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
     def _game_for_write(self, request: Request, pk: str) -> Game:
         return _visible_game(request, int(pk), self)
 
+    def _act(
+        self,
+        request: Request,
+        pk: str,
+        act: Callable[[Game, "User | None", int, dict[str, Any]], object],
+        body: type[serializers.Serializer[Any]] | None = None,
+    ) -> Response:
+        """An act on a game the requester may write to, made on the version it read
+        (``If-Match``), with the body ``body`` validates; the answer is the game after it."""
+        game = self._game_for_write(request, pk)
+        version = expected_version(request)
+        data: dict[str, Any] = {}
+        if body is not None:
+            serializer = body(data=request.data)
+            serializer.is_valid(raise_exception=True)
+            data = dict(serializer.validated_data)
+        act(game, _by(request), version, data)
+        return _game_response(request, game.pk)
+
     @extend_schema(
         summary="A game as the score-pad shows it",
         tags=["games"],
@@ -287,11 +307,13 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
     @idempotent
     @action(detail=True, methods=["post"], url_path="flip-first-dealer")
     def flip_first_dealer(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
-        game = self._game_for_write(request, pk)
-        services.game_first_dealer_flip(
-            game=game, by=_by(request), expected_version=expected_version(request)
+        return self._act(
+            request,
+            pk,
+            lambda game, by, version, _: services.game_first_dealer_flip(
+                game=game, by=by, expected_version=version
+            ),
         )
-        return _game_response(request, game.pk)
 
     @extend_schema(
         summary="Enter the first dealer chosen at the table",
@@ -304,17 +326,14 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
     @idempotent
     @action(detail=True, methods=["post"], url_path="first-dealer")
     def first_dealer(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
-        game = self._game_for_write(request, pk)
-        version = expected_version(request)
-        serializer = FirstDealerSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        services.game_first_dealer_set(
-            game=game,
-            seat=serializer.validated_data["seat"],
-            by=_by(request),
-            expected_version=version,
+        return self._act(
+            request,
+            pk,
+            lambda game, by, version, data: services.game_first_dealer_set(
+                game=game, seat=data["seat"], by=by, expected_version=version
+            ),
+            FirstDealerSerializer,
         )
-        return _game_response(request, game.pk)
 
     @extend_schema(
         summary="End the game early",
@@ -328,17 +347,14 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
     @idempotent
     @action(detail=True, methods=["post"], url_path="end-early")
     def end_early(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
-        game = self._game_for_write(request, pk)
-        version = expected_version(request)
-        serializer = ReasonSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        services.game_end_early(
-            game=game,
-            by=_by(request),
-            reason=serializer.validated_data["reason"],
-            expected_version=version,
+        return self._act(
+            request,
+            pk,
+            lambda game, by, version, data: services.game_end_early(
+                game=game, by=by, reason=data["reason"], expected_version=version
+            ),
+            ReasonSerializer,
         )
-        return _game_response(request, game.pk)
 
     @extend_schema(
         summary="Reopen a finished game (directors)",
@@ -351,9 +367,13 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
     @idempotent
     @action(detail=True, methods=["post"], permission_classes=[Director])
     def reopen(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
-        game = self._game_for_write(request, pk)
-        services.game_reopen(game=game, by=_by(request), expected_version=expected_version(request))
-        return _game_response(request, game.pk)
+        return self._act(
+            request,
+            pk,
+            lambda game, by, version, _: services.game_reopen(
+                game=game, by=by, expected_version=version
+            ),
+        )
 
     @extend_schema(
         summary="Make a game public or private",
@@ -366,17 +386,14 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
         examples=ex.GAME_PUBLIC,
     )
     def partial_update(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
-        game = self._game_for_write(request, pk)
-        version = expected_version(request)
-        serializer = GamePublicSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        services.game_public_set(
-            game=game,
-            public=serializer.validated_data["public"],
-            by=_by(request),
-            expected_version=version,
+        return self._act(
+            request,
+            pk,
+            lambda game, by, version, data: services.game_public_set(
+                game=game, public=data["public"], by=by, expected_version=version
+            ),
+            GamePublicSerializer,
         )
-        return _game_response(request, game.pk)
 
 
 # ------------------------------------------------------------------------------ hands
