@@ -5,8 +5,14 @@ that ends the game, a hand corrected or undone, a dispute decided, the game ende
 reopened. It comes with ``sender=Game`` and ``game_id``; receivers reload what they need. A hand
 that leaves the game running moves its score but changes no result, so it sends nothing: every
 hand of an evening would otherwise wake every receiver.
+
+``game_owner_page`` asks whether another app runs a game (a tournament match does), with
+``sender=Game`` and ``game``. A receiver that runs it answers with the local path of its page,
+where the next game is started so that it counts; the score-pad then sends the scorekeeper there
+and starts no game of its own (see :func:`scoring.selectors.game_owner_page`).
 """
 
 from django.dispatch import Signal
 
 game_result_changed = Signal()
+game_owner_page = Signal()

@@ -2,7 +2,9 @@
 
 from typing import Any
 
-from tournaments.selectors import game_is_in_a_match
+from django.urls import reverse
+
+from tournaments.selectors import game_is_in_a_match, match_of_game
 from tournaments.tasks import match_sync_for_game
 
 
@@ -13,3 +15,10 @@ def on_game_result_changed(sender: object, *, game_id: int, **kwargs: Any) -> No
     less than a message to the broker."""
     if game_is_in_a_match(game_id):
         match_sync_for_game.delay(game_id)
+
+
+def match_page_of_game(sender: object, *, game: Any, **kwargs: Any) -> str | None:
+    """``scoring.signals.game_owner_page``: a game played for a match belongs to the match's
+    page, where its next game is started (a game started anywhere else would not count)."""
+    match_id = match_of_game(game.pk)
+    return None if match_id is None else reverse("tournaments:match-detail", args=[match_id])

@@ -144,6 +144,13 @@ def tournament_schedule(tournament: Tournament, *, states: Sequence[str] = ()) -
     return list(qs)
 
 
+def match_of_game(game_id: int) -> int | None:
+    """The id of the match a scoring game counts for, or None (a casual game)."""
+    link = MatchGame.objects.filter(game_id=game_id, discarded=False).values_list("match_id")
+    found = link.first()
+    return None if found is None else int(found[0])
+
+
 def game_is_in_a_match(game_id: int) -> bool:
     """Whether a scoring game was played for a match (casual games have nothing to update)."""
     return MatchGame.objects.filter(game_id=game_id).exists()

@@ -279,6 +279,16 @@ def test_casual_game_from_four_names(client, keeper):
     assert (second.team_a_id, second.team_b_id) == (game.team_a_id, game.team_b_id)
 
 
+def test_a_casual_pad_goes_back_only_to_a_page_of_this_site(client, keeper, game):
+    client.force_login(keeper)
+    url = reverse("scoring:game-pad", args=[game.pk])
+    assert 'id="then"' not in client.get(url, {"then": "https://x.example/"}).content.decode()
+    assert (
+        'href="/tournaments/" id="then"'
+        in client.get(url, {"then": "/tournaments/"}).content.decode()
+    )
+
+
 def test_a_casual_game_kept_private(client, keeper):
     client.force_login(keeper)
     form = client.get(reverse("scoring:game-new")).content.decode()

@@ -153,11 +153,19 @@ def test_director_starts_a_match_game_and_the_table_code_opens_its_pad(client):
     page = client.get(pad_url).content.decode()
     assert f'href="{match_url}" id="then"' in page
     assert 'id="next-game"' not in page
-    # and only to a page of this site
-    elsewhere = client.get(
-        reverse("scoring:game-pad", args=[game.pk]), {"then": "https://x.example/"}
-    )
-    assert 'id="then"' not in elsewhere.content.decode()
+    # opened from anywhere (the game's own page, a link off this site), it still knows its match
+    for query in ({}, {"then": "https://x.example/"}):
+        page = client.get(reverse("scoring:game-pad", args=[game.pk]), query).content.decode()
+        assert f'href="{match_url}" id="then"' in page
+    # and a finished game of the match starts no casual game after it
+    scoring_services.game_end_early(game=game, reason="the hall is closing")
+    page = client.get(reverse("scoring:game-pad", args=[game.pk])).content.decode()
+    assert f'href="{match_url}" id="then"' in page
+    assert 'id="next-game"' not in page
+    refused = client.post(reverse("scoring:game-next", args=[game.pk]))
+    assert refused.status_code == 400
+    assert "start its next game from the match" in refused.content.decode()
+    assert Game.objects.count() == 1
     sheet = client.get(reverse("tournaments:match-sheet", args=[match.pk])).content.decode()
     assert "<svg" in sheet
     assert f"/matches/{match.pk}/pad/" in sheet
