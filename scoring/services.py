@@ -406,6 +406,15 @@ def game_public_set(
     return locked
 
 
+def games_public_set(*, games: models.QuerySet[Game], public: bool) -> int:
+    """Make these games public or private at once (the games of a tournament follow it); each
+    game that changes gets a new version. Returns how many changed."""
+    changing = games.exclude(public=public)
+    return changing.update(
+        public=public, version=models.F("version") + 1, updated_at=timezone.now()
+    )
+
+
 def _refuse_first_dealer_change(game: Game) -> None:
     if game.hands.active().exists():
         message = "the first dealer cannot change once hands are entered"

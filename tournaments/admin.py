@@ -163,6 +163,8 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if change:
             super().save_model(request, obj, form, change)
+            if "public" in form.changed_data:
+                services.match_games_follow(tournament=obj)
             return
         data = form.cleaned_data
         created = services.tournament_create(

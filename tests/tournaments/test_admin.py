@@ -160,3 +160,41 @@ def test_a_director_named_in_the_admin_may_direct_games(
     )
     assert response.status_code == 302
     assert get_user_model().objects.get(pk=named.pk).has_perm("scoring.direct_games")
+
+
+def test_a_tournament_made_private_in_the_admin_takes_its_games_along(
+    admin_client_for_director: Client,
+) -> None:
+    import json
+
+    from scoring.models import Game
+    from tests.tournaments.helpers import ready_matches
+    from tournaments import services
+
+    tournament = tournament_ready(4)
+    stage = add_stage(tournament, "single_elim")
+    services.stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    match = ready_matches(stage.pk)[0]
+    game = services.match_game_start(match_id=match.pk, actor=None, first_dealer=0).game
+    tournament.refresh_from_db()
+    form = {
+        "name": tournament.name,
+        "slug": tournament.slug,
+        "venue": tournament.venue,
+        "starts_on": str(tournament.starts_on),
+        "ends_on": str(tournament.ends_on),
+        "organiser": str(tournament.organiser_id),
+        "directors": [str(tournament.organiser_id)],
+        "ruleset_preset": tournament.ruleset_preset,
+        "ruleset": json.dumps(tournament.ruleset),
+        "match_format": tournament.match_format,
+        "match_games": str(tournament.match_games),
+        "status": tournament.status,
+        "stages-TOTAL_FORMS": "0",
+        "stages-INITIAL_FORMS": "0",
+    }  # "public" left out: the box unticked
+    response = admin_client_for_director.post(
+        f"/admin/tournaments/tournament/{tournament.pk}/change/", form
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert Game.objects.get(pk=game.pk).public is False

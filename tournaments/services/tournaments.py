@@ -15,7 +15,7 @@ from django.utils.text import slugify
 
 from scoring import services as scoring_services
 from scoring.engine import PRESETS, EngineError, Ruleset, preset
-from scoring.models import Player, Team
+from scoring.models import Game, Player, Team
 from tarabish_site.api.errors import Conflict, NotAllowed, NotFound, ValidationFailed
 from tarabish_site.api.versioning import ensure_version
 from tournaments.models import Entry, Tournament
@@ -202,6 +202,8 @@ def tournament_update(
     for name in ("name", "venue", "starts_on", "ends_on", "public"):
         if name in changes:
             setattr(tournament, name, changes[name])
+    if "public" in changes:
+        match_games_follow(tournament=tournament)
     for name in ("substitutes_allowed", "seed_by_rating", "match_format", "match_games"):
         if name in changes:
             setattr(tournament, name, changes[name])
@@ -233,6 +235,15 @@ def tournament_director_add(*, tournament_id: int, actor: Actor, user_id: int) -
     tournament.directors.add(user)
     user.user_permissions.add(_direct_permission())
     return _bump(tournament)
+
+
+def match_games_follow(*, tournament: Tournament) -> None:
+    """Make the games of the tournament's matches, those played already too, as public as the
+    tournament is now (after a change of its ``public`` flag)."""
+    scoring_services.games_public_set(
+        games=Game.objects.filter(match_link__match__stage__tournament=tournament),
+        public=tournament.public,
+    )
 
 
 def directors_grant(*, tournament_id: int) -> None:
