@@ -12,7 +12,7 @@ from django.db.models import QuerySet
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from rest_framework import mixins, viewsets
+from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import JSONParser
 from rest_framework.permissions import SAFE_METHODS, BasePermission
@@ -271,6 +271,20 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
         entry = self.get_queryset().get(pk=entry_id)
         return with_etag(Response(EntrySerializer(entry).data, status=status), entry.version)
 
+    def _entry_act(
+        self,
+        request: Request,
+        body: type[serializers.Serializer[Any]],
+        act: Callable[[int, "User | None", dict[str, Any]], object],
+    ) -> Response:
+        """A director's act on this entry with the body ``body`` validates; the answer is the
+        entry after it."""
+        entry = self.get_object()
+        serializer = body(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        act(entry.pk, _actor(request), dict(serializer.validated_data))
+        return self._entry_response(entry.pk)
+
     @extend_schema(
         summary="Register a team",
         tags=[TAG_E],
@@ -317,37 +331,37 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
     @idempotent
     @action(detail=True, methods=["post"], url_path="check-in")
     def check_in(self, request: Request, tournament_slug: str, pk: str) -> Response:
-        entry = self.get_object()
-        serializer = CheckInSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        services.entry_check_in(
-            entry_id=entry.pk, actor=_actor(request), **serializer.validated_data
+        return self._entry_act(
+            request,
+            CheckInSerializer,
+            lambda entry_id, actor, data: services.entry_check_in(
+                entry_id=entry_id, actor=actor, **data
+            ),
         )
-        return self._entry_response(entry.pk)
 
     @_action_schema("Withdraw a team mid-event", TAG_E, EntrySerializer, WithdrawSerializer)
     @idempotent
     @action(detail=True, methods=["post"])
     def withdraw(self, request: Request, tournament_slug: str, pk: str) -> Response:
-        entry = self.get_object()
-        serializer = WithdrawSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        services.entry_withdraw(
-            entry_id=entry.pk, actor=_actor(request), **serializer.validated_data
+        return self._entry_act(
+            request,
+            WithdrawSerializer,
+            lambda entry_id, actor, data: services.entry_withdraw(
+                entry_id=entry_id, actor=actor, **data
+            ),
         )
-        return self._entry_response(entry.pk)
 
     @_action_schema("Allow a substitute player", TAG_E, EntrySerializer, SubstituteSerializer)
     @idempotent
     @action(detail=True, methods=["post"])
     def substitutes(self, request: Request, tournament_slug: str, pk: str) -> Response:
-        entry = self.get_object()
-        serializer = SubstituteSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        services.entry_substitute_add(
-            entry_id=entry.pk, actor=_actor(request), player_id=serializer.validated_data["player"]
+        return self._entry_act(
+            request,
+            SubstituteSerializer,
+            lambda entry_id, actor, data: services.entry_substitute_add(
+                entry_id=entry_id, actor=actor, player_id=data["player"]
+            ),
         )
-        return self._entry_response(entry.pk)
 
 
 # ------------------------------------------------------------------------------ stages
