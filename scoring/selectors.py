@@ -14,12 +14,14 @@ from __future__ import annotations
 import datetime
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
+from django.db import connection
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from scoring import signals
 from scoring.engine import Outcome, forced_call
 from scoring.models import Game, Hand, HandRevision, MisplayDispute, Player, Side, Team
 from scoring.services import user_can_direct
+from tarabish_site import rows
 from tarabish_site.api.errors import NotFound
 
 G = TypeVar("G", bound=Game)
@@ -114,6 +116,12 @@ def game_list(
     if date_to is not None:
         games = games.filter(created_at__date__lte=date_to)
     return games
+
+
+def game_row(game_id: int) -> Game | None:
+    """The game's own row, nothing joined (``None`` when there is none): the first read of
+    every hand entered, so from SQL made once rather than a query built each time."""
+    return rows.by_pk(Game, game_id, connection)
 
 
 def game_detail(game_id: int) -> Game:

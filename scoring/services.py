@@ -2,9 +2,13 @@
 
 Each function takes keyword-only typed arguments, validates, runs in one transaction and, for
 anything that touches a game's hands, locks the game row first (``select_for_update``) so two
-score-pads never interleave. The rules are the engine's: entries are parsed and scored by
-:mod:`scoring.engine`, and the game's totals, dealer, forced call, end and winner always come
-from ``game_progress`` over the hands that count. Engine errors (:class:`EngineError`) propagate
+score-pads never interleave. Entering a hand, the act every table repeats all evening, is
+optimistic instead: it writes only if the game is still at the version it read (see
+:func:`hand_record`); every other write to a game moves its version on.
+
+The rules are the engine's: entries are parsed and scored by :mod:`scoring.engine`, and the
+game's totals, dealer, forced call, end and winner always come from ``game_progress`` over the
+hands that count. Engine errors (:class:`EngineError`) propagate
 unchanged (they name the field); other refusals raise the application errors of
 :mod:`tarabish_site.api.errors`.
 
@@ -14,8 +18,7 @@ After a commit that changes a game's result, :data:`scoring.signals.game_result_
 from __future__ import annotations
 
 import random
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -130,37 +133,12 @@ def _game_for_update(game: Game | int) -> Game:
     pk = game.pk if isinstance(game, Game) else game
     connection = transaction.get_connection()
     if connection.features.has_select_for_update:
-        found = rows.locked(Game, pk, connection)  # every hand entered starts here
+        found = rows.locked(Game, pk, connection)
     else:
         found = Game.objects.filter(pk=pk).first()
     if found is None:
         raise NotFound(f"game {pk} does not exist")
     return found
-
-
-#: Set on a game row while :func:`game_locked` holds its lock.
-_HELD = "_scoring_lock_held"
-
-
-def _held(game: Game | int) -> bool:
-    """Whether ``game`` is the row a :func:`game_locked` block holds locked right now."""
-    return isinstance(game, Game) and getattr(game, _HELD, False)
-
-
-@contextmanager
-def game_locked(*, game: Game | int) -> Iterator[Game]:
-    """Lock the game row for the block, in the transaction already open (an idempotent
-    request's) or else in a new one, and give it to the block: a caller that checks who may
-    write to the game reads the row once, and services given this row inside the block use
-    it as it is, locked, without reading it again. Unknown game: :class:`NotFound`."""
-    connection = transaction.get_connection()
-    with nullcontext() if connection.in_atomic_block else transaction.atomic():
-        locked = _game_for_update(game)
-        setattr(locked, _HELD, True)
-        try:
-            yield locked
-        finally:
-            setattr(locked, _HELD, False)
 
 
 def _copy_model(source: models.Model, target: object) -> None:
@@ -768,101 +746,152 @@ _PROGRESS_FIELDS = (
 )
 
 
+#: Called with the hand and the game as they are about to be stored (every value final, the
+#: hand's key not yet given); returns more new rows to write in the same statement.
+AlsoWrite = Callable[[Hand, Game], Sequence[models.Model]]
+
+#: How often entering a hand reads the game again when another write got in first.
+_HAND_ATTEMPTS = 5
+
+
 def hand_record(
     *,
-    game: Game,
+    game: Game | int,
     entry_kind: str,
     entry: Mapping[str, Any],
     by: User | None = None,
     number: int | None = None,
+    also_write: AlsoWrite | None = None,
 ) -> Hand:
     """Enter the next hand of a game, as a score-sheet summary or a full trick record.
 
     ``number`` defaults to the next hand; a number that already exists is a :class:`Conflict`
     naming that hand (two score-pads entering the same hand: one wins, the other is told).
     The game's new state is the engine's ``game_progress_after`` from the state stored on
-    the locked row, so a hand costs the same whatever the number of hands before it.
+    the game row, so a hand costs the same whatever the number of hands before it.
 
-    Runs in a transaction of its own with the game row locked, or, given the row a
-    :func:`game_locked` block holds, in that block's transaction: every refusal comes
-    before anything is written, so there is nothing for a savepoint of its own to undo.
+    Concurrency is optimistic: the hand is scored against the game as read, and written only
+    if the game's ``version`` is still the one read (the hand, its first revision and the
+    game's new state in one statement on PostgreSQL, so one round trip and no transaction of
+    its own; in a transaction elsewhere). When another write got in first, the game is read
+    again and the hand scored again, so the answer is as if the row had been locked. A game
+    given as a row read earlier is used as it is; it is read again before any refusal is
+    final. ``also_write`` adds rows written with the hand, all or nothing (the response
+    stored for an ``Idempotency-Key``).
     """
-    if _held(game):
-        return _hand_append(game, entry_kind=entry_kind, entry=entry, by=by, number=number)
-    with transaction.atomic():
-        locked = _game_for_update(game)
-        hand = _hand_append(locked, entry_kind=entry_kind, entry=entry, by=by, number=number)
-    _copy_state(locked, game)
-    return hand
+    given = game if isinstance(game, Game) else None
+    pk = game.pk if isinstance(game, Game) else game
+    snapshot = given if given is not None and not given._state.adding else None
+    for _attempt in range(_HAND_ATTEMPTS):
+        fresh = snapshot is None
+        current = _game_read(pk) if snapshot is None else snapshot
+        snapshot = None  # every later attempt reads the game again
+        read_version = current.version
+        try:
+            hand, revision = _hand_next(
+                current, entry_kind=entry_kind, entry=entry, by=by, number=number
+            )
+        except (ValidationFailed, Conflict):
+            if fresh:
+                raise
+            continue  # the refusal may come from an old row: read it again and see
+        if _write_new_hand(current, hand, revision, read_version, also_write):
+            if current.status != Game.Status.IN_PROGRESS:
+                # Only the hand that ends the game changes its result; the hands before it
+                # move the score of a game still being played, which no result depends on.
+                _on_commit_result_changed(pk)
+            if given is not None:
+                _copy_state(current, given)
+            return hand
+    message = f"game {pk} keeps changing while this hand is entered: try again"
+    raise Conflict(message, code="game_busy", fields={"game": [message]})
 
 
-def _hand_append(
-    locked: Game,
+def _game_read(pk: int) -> Game:
+    found = rows.by_pk(Game, pk, transaction.get_connection())  # every hand entered starts here
+    if found is None:
+        raise NotFound(f"game {pk} does not exist")
+    return found
+
+
+def _hand_next(
+    game: Game,
     *,
     entry_kind: str,
     entry: Mapping[str, Any],
     by: User | None,
     number: int | None,
-) -> Hand:
-    """``hand_record`` on the locked game row: refusals first, then the writes."""
-    _refuse_unless_running(locked, "entering a hand")
-    if locked.first_dealer is None:
+) -> tuple[Hand, HandRevision]:
+    """The next hand of ``game`` as read, scored, and its first revision; ``game`` is moved on
+    to its state after the hand (in memory). Every refusal comes before anything changes."""
+    _refuse_unless_running(game, "entering a hand")
+    if game.first_dealer is None:
         message = "choose the first dealer before entering the first hand"
         raise ValidationFailed(message, code="no_first_dealer", fields={"first_dealer": [message]})
-    next_number = locked.hands_played + 1
+    next_number = game.hands_played + 1
     if number is None:
         number = next_number
     elif isinstance(number, bool) or not isinstance(number, int) or number < 1:
         message = f"hand number must be a whole number from 1, not {number!r}"
         raise ValidationFailed(message, fields={"number": [message]})
     elif number < next_number:
-        raise _hand_exists(Hand.objects.active().get(game=locked, number=number))
+        existing = Hand.objects.active().filter(game=game, number=number).first()
+        if existing is None:  # undone since the game was read
+            message = f"hand {number} of game {game.pk} was undone since the game was read"
+            raise Conflict(message, code="game_changed", fields={"number": [message]})
+        raise _hand_exists(existing)
     elif number > next_number:
-        message = f"the next hand of game {locked.pk} is hand {next_number}, not hand {number}"
+        message = f"the next hand of game {game.pk} is hand {next_number}, not hand {number}"
         raise ValidationFailed(message, code="hand_number_gap", fields={"number": [message]})
-    rules = locked.engine_ruleset
-    before = _stored_progress(locked, rules)
+    rules = game.engine_ruleset
+    before = _stored_progress(game, rules)
     if before.over:
         message = (
-            f"the hands entered already end game {locked.pk}: "
+            f"the hands entered already end game {game.pk}: "
             "correct or undo a hand before entering another"
         )
         raise ValidationFailed(message, code="game_over", fields={"game": [message]})
-    dealer = dealer_of_hand(locked.first_dealer, number)
+    dealer = dealer_of_hand(game.first_dealer, number)
     result = _score(rules, entry_kind=entry_kind, entry=entry, dealer=dealer, number=number)
     progress = game_progress_after(rules, before, result)
-    hand = Hand(
-        game=locked,
-        number=number,
-        entry_kind=entry_kind,
-        entry=dict(entry),
-        created_by=by,
-    )
+    hand = Hand(game=game, number=number, entry_kind=entry_kind, entry=dict(entry), created_by=by)
     _set_result(hand, result)
     hand.running_a, hand.running_b = progress.totals
-    _apply_progress(locked, progress)
-    _write_new_hand(locked, hand, _new_revision(hand, HandRevision.Action.RECORDED, by))
-    if locked.status != Game.Status.IN_PROGRESS:
-        # Only the hand that ends the game changes its result; the hands before it move the
-        # score of a game still being played, which no result depends on.
-        _on_commit_result_changed(locked.pk)
-    return hand
+    _apply_progress(game, progress)
+    return hand, _new_revision(hand, HandRevision.Action.RECORDED, by)
 
 
-def _write_new_hand(game: Game, hand: Hand, revision: HandRevision) -> None:
-    """Insert the hand and its first revision and store the game's new state.
+def _write_new_hand(
+    game: Game,
+    hand: Hand,
+    revision: HandRevision,
+    read_version: int,
+    also_write: AlsoWrite | None,
+) -> bool:
+    """Insert the hand and its first revision and store the game's new state, if the game is
+    still at ``read_version``; False (nothing written) when it is not.
 
-    The game row is locked and the hand's number checked against it, so the unique number
-    cannot clash here. On PostgreSQL the three writes are one statement (one round trip for
-    the hand a score-pad is waiting on); elsewhere they go through the ORM.
+    On PostgreSQL the writes are one statement: the game's conditional ``UPDATE`` first, and
+    every insert takes its rows from it, so a game that moved on inserts nothing. Elsewhere
+    they go through the ORM in one transaction.
     """
     connection = transaction.get_connection()
     if connection.vendor != "postgresql":
-        hand.save()
-        revision.hand = hand
-        revision.save()
-        game.save(update_fields=_PROGRESS_FIELDS)
-        return
+        with transaction.atomic():
+            values = {}
+            for name in _PROGRESS_FIELDS:
+                field = Game._meta.get_field(name)
+                assert isinstance(field, models.Field)  # noqa: S101 - columns of the game
+                values[field.attname] = field.pre_save(game, False)
+            moved = Game.objects.filter(pk=game.pk, version=read_version).update(**values)
+            if not moved:
+                return False
+            hand.save()
+            revision.hand = hand
+            revision.save()
+            for row in also_write(hand, game) if also_write else ():
+                row.save()
+        return True
     new_hand = rows.insert_row(hand, connection)
     # The revision's copy of the hand's version, entry and result is taken from the row just
     # inserted, so the entry and the result travel once.
@@ -873,20 +902,36 @@ def _write_new_hand(game: Game, hand: Hand, revision: HandRevision) -> None:
         expressions={"hand_id": "h.id", **{column: f"h.{column}" for column in copied}},
     )
     game_state = rows.update_row(game, connection, _PROGRESS_FIELDS)
+    extra = (
+        [rows.insert_row(row, connection) for row in also_write(hand, game)] if also_write else []
+    )
     # Every primary key here is the column "id" (DEFAULT_AUTO_FIELD).
     sql = (
-        f"WITH h AS ({new_hand.values_sql()} RETURNING id, {', '.join(copied)}), "  # noqa: S608
-        f"r AS ({new_revision.select_sql('h')} RETURNING id), "
-        f"g AS (UPDATE {game_state.table} SET {game_state.set_sql()} WHERE id = %s) "
-        "SELECT h.id, r.id FROM h, r"
+        f"WITH g AS (UPDATE {game_state.table} SET {game_state.set_sql()} "  # noqa: S608
+        "WHERE id = %s AND version = %s RETURNING id), "
+        f"h AS ({new_hand.select_sql('g')} RETURNING id, {', '.join(copied)}), "
+        f"r AS ({new_revision.select_sql('h')} RETURNING id)"
+        + "".join(f", x{n} AS ({row.select_sql('g')})" for n, row in enumerate(extra))
+        + " SELECT h.id, r.id FROM h, r"
     )
-    params = [*new_hand.params, *new_revision.params, *game_state.params, game.pk]
+    params = [
+        *game_state.params,
+        game.pk,
+        read_version,
+        *new_hand.params,
+        *new_revision.params,
+        *(param for row in extra for param in row.params),
+    ]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
-        hand_id, revision_id = cursor.fetchone()
+        written = cursor.fetchone()
+    if written is None:
+        return False
+    hand_id, revision_id = written
     rows.mark_saved(hand, hand_id, connection)
     revision.hand = hand
     rows.mark_saved(revision, revision_id, connection)
+    return True
 
 
 def _hand_for_update(hand: Hand | int) -> tuple[Game, Hand, list[Hand]]:

@@ -11,8 +11,8 @@ and a later row may take the key the database gave an earlier one::
         f"{revision.select_sql('h')} ..."
     )
 
-:func:`locked` reads one row by its key with ``SELECT ... FOR UPDATE`` from SQL made once per
-model, for the hot path that locks a row at the start of every request.
+:func:`by_pk` reads one row by its key from SQL made once per model (:func:`locked` with
+``FOR UPDATE``), for a hot path that reads a row at the start of every request.
 
 The columns and values are the ones ``save()`` writes: every concrete field (an automatic
 primary key left to the database), each field's ``pre_save`` run first (so ``auto_now`` and
@@ -114,7 +114,7 @@ def mark_saved(obj: Model, pk: Any, connection: BaseDatabaseWrapper) -> None:
 
 
 @dataclass(frozen=True)
-class _LockingSelect:
+class _Select:
     sql: str
     attnames: list[str]
     #: For each column, the converters the ORM runs on its value (``from_db_value`` and the
@@ -122,11 +122,11 @@ class _LockingSelect:
     converters: list[tuple[Any, list[Any]]]
 
 
-_locking_selects: dict[tuple[type[Model], str], _LockingSelect] = {}
+_selects: dict[tuple[type[Model], str, bool], _Select] = {}
 
 
-def _locking_select(model: type[Model], connection: BaseDatabaseWrapper) -> _LockingSelect:
-    made = _locking_selects.get((model, connection.vendor))
+def _select(model: type[Model], connection: BaseDatabaseWrapper, *, lock: bool) -> _Select:
+    made = _selects.get((model, connection.vendor, lock))
     if made is None:
         quote = connection.ops.quote_name
         meta = model._meta
@@ -134,7 +134,7 @@ def _locking_select(model: type[Model], connection: BaseDatabaseWrapper) -> _Loc
         columns = ", ".join(quote(field.column) for field in fields)
         sql = (
             f"SELECT {columns} FROM {quote(meta.db_table)} "  # noqa: S608 - quoted names
-            f"WHERE {quote(meta.pk.column)} = %s FOR UPDATE"
+            f"WHERE {quote(meta.pk.column)} = %s{' FOR UPDATE' if lock else ''}"
         )
         converters = []
         for field in fields:
@@ -142,8 +142,8 @@ def _locking_select(model: type[Model], connection: BaseDatabaseWrapper) -> _Loc
             found = connection.ops.get_db_converters(col)
             from_db = getattr(field, "from_db_value", None)  # as Field.get_db_converters
             converters.append((col, [*found, from_db] if from_db else found))
-        made = _LockingSelect(sql, [field.attname for field in fields], converters)
-        _locking_selects[(model, connection.vendor)] = made
+        made = _Select(sql, [field.attname for field in fields], converters)
+        _selects[(model, connection.vendor, lock)] = made
     return made
 
 
@@ -151,7 +151,17 @@ def locked(model: type[M], pk: Any, connection: BaseDatabaseWrapper) -> M | None
     """The row of ``model`` with primary key ``pk``, locked until the end of the transaction
     (``None`` when there is none): what ``select_for_update().get(pk=pk)`` gives, without
     building the query again for every request. Needs a database with ``FOR UPDATE``."""
-    select = _locking_select(model, connection)
+    return _fetch(model, pk, connection, lock=True)
+
+
+def by_pk(model: type[M], pk: Any, connection: BaseDatabaseWrapper) -> M | None:
+    """The row of ``model`` with primary key ``pk`` (``None`` when there is none): what
+    ``model.objects.filter(pk=pk).first()`` gives, without building the query each time."""
+    return _fetch(model, pk, connection, lock=False)
+
+
+def _fetch(model: type[M], pk: Any, connection: BaseDatabaseWrapper, *, lock: bool) -> M | None:
+    select = _select(model, connection, lock=lock)
     with connection.cursor() as cursor:
         cursor.execute(select.sql, [pk])
         row = cursor.fetchone()

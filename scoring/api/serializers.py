@@ -16,7 +16,7 @@ from django.contrib.auth import get_user_model
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from scoring.engine import PRESET_NAMES, PRESETS, RunKind
+from scoring.engine import PRESET_NAMES, PRESETS, Outcome, RunKind
 from scoring.models import (
     SEAT_CHOICES,
     TRUMP_CHOICES,
@@ -503,7 +503,7 @@ class HandSerializer(serializers.Serializer[Hand]):
             "caller": instance.caller,
             "trump": instance.trump or None,
             "outcome": instance.outcome,
-            "outcome_label": instance.get_outcome_display(),
+            "outcome_label": Outcome(instance.outcome).label,
             "points": {"team_a": instance.points_a, "team_b": instance.points_b},
             "card_points": {"team_a": instance.card_points_a, "team_b": instance.card_points_b},
             "run_points": {"team_a": instance.run_points_a, "team_b": instance.run_points_b},

@@ -52,7 +52,7 @@ from scoring.api.serializers import (
 from scoring.engine import RulesetError
 from scoring.models import Game, Hand, MisplayDispute
 from tarabish_site.api.errors import NotFound
-from tarabish_site.api.idempotency import idempotent
+from tarabish_site.api.idempotency import PendingRecord, idempotent, idempotent_in_write
 from tarabish_site.api.schema import error_responses
 from tarabish_site.api.throttles import WritesThrottle
 from tarabish_site.api.versioning import (
@@ -64,6 +64,7 @@ from tarabish_site.api.versioning import (
     not_modified_response,
     with_etag,
 )
+from tarabish_site.core.models import IdempotencyRecord
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -103,7 +104,7 @@ def _entry(data: Any, envelope: frozenset[str]) -> dict[str, Any]:
 def _visible_game(request: Request, game_id: int, writer: Any = None) -> Game:
     """The game, if the requester may follow it (a private game is not found by anyone else);
     with ``writer`` (the view), also checked against its write permission."""
-    game = Game.objects.filter(pk=game_id).first()
+    game = selectors.game_row(game_id)
     if game is None or not services.user_can_see(request.user, game):
         raise NotFound(f"game {game_id} does not exist")
     if writer is not None:
@@ -451,27 +452,42 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
         },
         examples=ex.HAND_CREATE,
     )
-    @idempotent
-    def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        # The game row is read once, locked: for the permission check and for entering the hand.
-        with services.game_locked(game=int(self.kwargs["game_pk"])) as game:
-            if not services.user_can_see(request.user, game):
-                raise NotFound(f"game {game.pk} does not exist")
-            self.check_object_permissions(request, game)
-            envelope = HandEnvelopeSerializer(data=request.data)
-            envelope.is_valid(raise_exception=True)
-            hand = services.hand_record(
-                game=game,
-                entry_kind=envelope.validated_data["entry_kind"],
-                entry=_entry(request.data, HAND_ENVELOPE_KEYS),
-                by=_by(request),
-                number=envelope.validated_data.get("number"),
-            )
-        data = HandWithGameSerializer(hand, context={"game": game}).data
-        response = Response(data, status=201)
-        # The new hand lives under the collection posted to (/api/v1/games/7/hands/3/).
-        response["Location"] = f"{request.path}{hand.number}/"
-        return with_etag(response, hand.version)
+    @idempotent_in_write
+    def create(
+        self,
+        request: Request,
+        *args: Any,
+        idempotency: PendingRecord | None = None,
+        **kwargs: Any,
+    ) -> Response:
+        # The game is read once: for the permission check and as the row the hand is scored
+        # against (written only if no other write moved the game on since).
+        game = _visible_game(request, int(self.kwargs["game_pk"]), self)
+        envelope = HandEnvelopeSerializer(data=request.data)
+        envelope.is_valid(raise_exception=True)
+        answers: list[Response] = []
+
+        def answer(hand: Hand, game: Game) -> Response:
+            data = HandWithGameSerializer(hand, context={"game": game}).data
+            response = Response(data, status=201)
+            # The new hand lives under the collection posted to (/api/v1/games/7/hands/3/).
+            response["Location"] = f"{request.path}{hand.number}/"
+            return with_etag(response, hand.version)
+
+        def record(hand: Hand, game: Game) -> list[IdempotencyRecord]:
+            # The answer is known before the write, so a retry's answer is stored with it.
+            answers.append(answer(hand, game))
+            return [] if idempotency is None else [idempotency.record(answers[-1])]
+
+        hand = services.hand_record(
+            game=game,
+            entry_kind=envelope.validated_data["entry_kind"],
+            entry=_entry(request.data, HAND_ENVELOPE_KEYS),
+            by=_by(request),
+            number=envelope.validated_data.get("number"),
+            also_write=record,
+        )
+        return answers[-1] if answers else answer(hand, game)
 
     @extend_schema(
         summary="A hand with its versions and disputes",

@@ -29,6 +29,13 @@ Use it on any DRF view method or viewset action, above ``@action`` when there is
 
 or call :func:`run_idempotent` with a function that produces the response. The decorator also
 documents the header in the OpenAPI schema.
+
+A view whose write is a single statement (entering a hand) can store the record in that same
+statement instead, with no transaction around it: :func:`idempotent_in_write` hands the view a
+:class:`PendingRecord`, which makes the record from the response the view is about to give,
+and looks the key up only if the view fails (see :func:`run_idempotent_in_write`). A retry
+racing the first request then waits for the first write and gets its stored response, never
+409 ``idempotency_key_in_flight``.
 """
 
 import functools
@@ -36,6 +43,8 @@ import hashlib
 import json
 import re
 from collections.abc import Callable
+from contextlib import nullcontext
+from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
 from django.conf import settings
@@ -114,27 +123,29 @@ _IN_FLIGHT = (
 _RECORD_COLUMNS = ("id", "method", "path", "fingerprint", "status_code", "response_body")
 
 
-def _lock_and_find(user_id: int | None, key: str) -> IdempotencyRecord | None:
+def _lock_and_find(user_id: int | None, key: str, *, lock: bool = True) -> IdempotencyRecord | None:
     """Take the (user, key) lock for this transaction and return the stored record, if any;
     refuse with 409 when another transaction holds the lock (the key is being used now).
 
     On PostgreSQL both happen in one round trip: a transaction-scoped advisory lock, released
     at commit or rollback, and the look-up beside it. Other databases serialize writers, so
     the look-up alone is enough there and the unique constraint catches the rest.
+    Without ``lock``, only the look-up (from the same SQL).
     """
     if connection.vendor != "postgresql":
         return _find(user_id, key)
     digest = hashlib.blake2b(f"{user_id}:{key}".encode(), digest_size=4).digest()
     lock_id = int.from_bytes(digest, "big", signed=True)
+    acquire = "pg_try_advisory_xact_lock(%s, %s)" if lock else "TRUE"
     table = IdempotencyRecord._meta.db_table
     columns = ", ".join(f"record.{name}" for name in _RECORD_COLUMNS)
     owner = "record.user_id IS NULL" if user_id is None else "record.user_id = %s"
     sql = (
-        f"SELECT pg_try_advisory_xact_lock(%s, %s), {columns}, record.response_headers "  # noqa: S608
+        f"SELECT {acquire}, {columns}, record.response_headers "  # noqa: S608
         f"FROM (SELECT 1) AS one LEFT JOIN {table} AS record "
         f"ON record.key = %s AND {owner}"
     )
-    params: list[int | str] = [_LOCK_NAMESPACE, lock_id, key]
+    params: list[int | str] = [_LOCK_NAMESPACE, lock_id, key] if lock else [key]
     if user_id is not None:
         params.append(user_id)
     with connection.cursor() as cursor:
@@ -176,6 +187,42 @@ def _replay(record: IdempotencyRecord, request: Request, fingerprint: str) -> Re
     return Response(record.response_body, status=record.status_code, headers=headers)
 
 
+@dataclass(frozen=True)
+class PendingRecord:
+    """An ``Idempotency-Key`` not used yet: what its record will hold besides the response."""
+
+    user_id: int | None
+    key: str
+    method: str
+    path: str
+    fingerprint: str
+
+    @classmethod
+    def of(cls, request: Request, key: str) -> "PendingRecord":
+        return cls(
+            user_id=request.user.pk if request.user.is_authenticated else None,
+            key=key,
+            method=request.method or "",
+            path=request.path,
+            fingerprint=request_fingerprint(request.data),
+        )
+
+    def record(self, response: Response) -> IdempotencyRecord:
+        """The record (not saved) that answers a retry with ``response``."""
+        return IdempotencyRecord(
+            user_id=self.user_id,
+            key=self.key,
+            method=self.method,
+            path=self.path,
+            fingerprint=self.fingerprint,
+            status_code=response.status_code,
+            response_body=response.data,
+            response_headers={
+                name: response[name] for name in KEPT_HEADERS if response.has_header(name)
+            },
+        )
+
+
 def _store(record: IdempotencyRecord) -> None:
     """Insert the record: one plain INSERT, as ``save()`` would write it, without the ORM's
     round through its query compiler (every idempotent write pays for this)."""
@@ -195,40 +242,57 @@ def run_idempotent(request: Request, handler: Callable[[], Response]) -> Respons
     key = _request_key(request)
     if key is None:
         return handler()
-    user_id = request.user.pk if request.user.is_authenticated else None
-    fingerprint = request_fingerprint(request.data)
+    pending = PendingRecord.of(request, key)
     try:
         with transaction.atomic():
-            existing = _lock_and_find(user_id, key)
+            existing = _lock_and_find(pending.user_id, key)
             if existing is not None:
-                return _replay(existing, request, fingerprint)
+                return _replay(existing, request, pending.fingerprint)
             response = handler()
             if not 200 <= response.status_code < 300:
                 # Nothing is remembered for a failure, so nothing it did may stay either.
                 transaction.set_rollback(True)
                 return response
-            _store(
-                IdempotencyRecord(
-                    user_id=user_id,
-                    key=key,
-                    method=request.method or "",
-                    path=request.path,
-                    fingerprint=fingerprint,
-                    status_code=response.status_code,
-                    response_body=response.data,
-                    response_headers={
-                        name: response[name] for name in KEPT_HEADERS if response.has_header(name)
-                    },
-                )
-            )
+            _store(pending.record(response))
             return response
     except IntegrityError:
         # Without the PostgreSQL lock, a request with the same key can commit between our
         # look-up and our insert; everything we did is rolled back and its response answers.
-        existing = _find(user_id, key)
+        existing = _find(pending.user_id, key)
         if existing is None:
             raise
-        return _replay(existing, request, fingerprint)
+        return _replay(existing, request, pending.fingerprint)
+
+
+def run_idempotent_in_write(
+    request: Request, handler: Callable[[PendingRecord | None], Response]
+) -> Response:
+    """Answer ``request`` with ``handler(pending)`` at most once per ``Idempotency-Key``, where
+    the handler writes ``pending.record(response)`` itself, in the same statement or
+    transaction as its own write (``pending`` is None without the header).
+
+    The handler runs first and the key is looked up only when it fails: a key used before
+    makes it fail, either at the unique constraint on the record (``IntegrityError``, nothing
+    written) or earlier, because its first request changed what this one would write (the
+    hand it entered now exists: a :class:`Conflict` or another refusal). Then the stored
+    response answers, or 422 for a different request; with no record, the failure stands. So
+    a first request, the usual case, pays no look-up, and a retry racing the first request
+    waits for its write and gets its response.
+    """
+    key = _request_key(request)
+    if key is None:
+        return handler(None)
+    pending = PendingRecord.of(request, key)
+    # Inside a transaction already (a test's), a failed statement must not end it.
+    outer = transaction.atomic() if connection.in_atomic_block else nullcontext()
+    try:
+        with outer:
+            return handler(pending)
+    except Exception:
+        existing = _lock_and_find(pending.user_id, key, lock=False)
+        if existing is None:
+            raise
+        return _replay(existing, request, pending.fingerprint)
 
 
 def idempotent(view_method: ViewMethod) -> ViewMethod:
@@ -238,5 +302,22 @@ def idempotent(view_method: ViewMethod) -> ViewMethod:
     def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
         return run_idempotent(request, lambda: view_method(self, request, *args, **kwargs))
 
-    documented = extend_schema(parameters=[IDEMPOTENCY_KEY_PARAMETER, REPLAYED_RESPONSE_HEADER])
-    return cast(ViewMethod, documented(wrapper))
+    return cast(ViewMethod, _documented(wrapper))
+
+
+def idempotent_in_write(view_method: ViewMethod) -> ViewMethod:
+    """Like :func:`idempotent`, for a view method that writes the record itself: it is given
+    the keyword argument ``idempotency`` (a :class:`PendingRecord`, or None without the
+    header) and writes ``idempotency.record(response)`` with its own write."""
+
+    @functools.wraps(view_method)
+    def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+        return run_idempotent_in_write(
+            request,
+            lambda pending: view_method(self, request, *args, idempotency=pending, **kwargs),
+        )
+
+    return cast(ViewMethod, _documented(wrapper))
+
+
+_documented = extend_schema(parameters=[IDEMPOTENCY_KEY_PARAMETER, REPLAYED_RESPONSE_HEADER])

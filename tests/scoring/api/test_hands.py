@@ -349,15 +349,42 @@ def test_a_retried_hand_is_entered_once(api: APIClient, game: Game) -> None:
     assert Hand.objects.count() == 1
 
 
+def test_a_retried_hand_that_ended_the_game_gets_its_answer_again(
+    api: APIClient, keeper: Any
+) -> None:
+    game = GameFactory.create(created_by=keeper, ruleset={"target": 100})
+    headers = {"Idempotency-Key": "last-hand"}
+    hand = summary(0, card_points=[130, 32])
+    first = enter(api, game, headers=headers, number=1, **hand)
+    assert (first.status_code, first.json()["game"]["over"]) == (201, True)
+    # The game is over now, but the retry is the same request: its answer, not a refusal.
+    again = enter(api, game, headers=headers, number=1, **hand)
+    assert (again.status_code, again.json()) == (201, first.json())
+    assert again.headers["Idempotent-Replayed"] == "true"
+
+
+def test_a_key_used_for_another_game_writes_nothing(api: APIClient, keeper: Any) -> None:
+    one, two = GameFactory.create_batch(2, created_by=keeper)
+    headers = {"Idempotency-Key": "one-key"}
+    assert enter(api, one, headers=headers, number=1, **summary(0)).status_code == 201
+    # This hand and the game's new state would be written, but the key's record is there
+    # already, so the one statement writing all three fails and leaves game two as it was.
+    reused = enter(api, two, headers=headers, number=1, **summary(0))
+    assert (reused.status_code, reused.json()["code"]) == (422, "idempotency_key_reused")
+    two.refresh_from_db()
+    assert (two.hands_played, two.version, two.hands.count()) == (0, 1, 0)
+
+
 def test_entering_a_hand_takes_as_many_queries_as_the_first(
     api: APIClient, keeper: Any, django_assert_max_num_queries: Any
 ) -> None:
     game = GameFactory.create(created_by=keeper, ruleset={"target": 100000})
-    # idempotency look-up and record, game lock, then the hand, its revision and the game's
-    # new state (one statement on PostgreSQL, three elsewhere), and the savepoint around the
-    # request (the test's transaction)
-    writes = 1 if connection.vendor == "postgresql" else 3
-    with django_assert_max_num_queries(3 + writes + 2) as first:
+    # the game, then one statement on PostgreSQL (the game's new state if still at the version
+    # read, the hand, its revision and the idempotency record) in the savepoint the test's
+    # transaction needs; elsewhere those four writes go one by one in a transaction (a
+    # savepoint more). A first use of a key is not looked up: only a failed write looks.
+    expected = 1 + 1 + 2 if connection.vendor == "postgresql" else 1 + 4 + 2 + 2
+    with django_assert_max_num_queries(expected) as first:
         assert enter(api, game, headers={"Idempotency-Key": "h1"}, **summary(0)).status_code == 201
     record_hands(game, 30)
     with django_assert_max_num_queries(len(first.captured_queries)):
