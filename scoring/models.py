@@ -313,7 +313,11 @@ class HandRevision(models.Model):
         UNDONE = "undone", "Undone"
         DISPUTE = "dispute", "Misplay dispute decided"
 
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="revisions")
+    # No index of its own: the unique (hand, version) index starts with the hand, and one index
+    # fewer is written with every hand entered.
+    hand = models.ForeignKey(
+        Hand, on_delete=models.CASCADE, related_name="revisions", db_index=False
+    )
     version = models.PositiveIntegerField()
     action = models.CharField(max_length=10, choices=Action.choices)
     entry_kind = models.CharField(max_length=8, choices=Hand.EntryKind.choices)

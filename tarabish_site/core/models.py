@@ -24,7 +24,8 @@ class IdempotencyRecord(models.Model):
     A record is written in the same transaction as the write it describes (see
     ``tarabish_site.api.idempotency``): either both are committed or neither is, so a record in
     the table always holds a finished response. A request still in flight is recognised by a
-    transaction-scoped lock on PostgreSQL, not by a row, which is why there is no "pending" state.
+    transaction-scoped lock on PostgreSQL, not by a row, which is why there is no "pending" state
+    (a hand entered writes its record in the same statement as the hand: a retry waits for it).
     """
 
     user = models.ForeignKey(
@@ -33,6 +34,8 @@ class IdempotencyRecord(models.Model):
         blank=True,
         on_delete=models.CASCADE,
         related_name="idempotency_records",
+        # The unique (user, key) index starts with the user: no index of its own to write.
+        db_index=False,
     )
     key = models.CharField(max_length=255)
     method = models.CharField(max_length=10)
