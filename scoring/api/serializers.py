@@ -329,20 +329,25 @@ class GameScoreSerializer(serializers.Serializer[Game]):
     forced_seat = serializers.ChoiceField(choices=SEAT_CHOICES, allow_null=True)
 
     def to_representation(self, instance: Game) -> dict[str, Any]:
-        # Written out rather than built field by field: this answers every hand entered.
-        over = instance.is_over
-        return {
-            "id": instance.pk,
-            "version": instance.version,
-            "status": instance.status,
-            "over": over,
-            "winner": instance.winner or None,
-            "totals": {"team_a": instance.score_a, "team_b": instance.score_b},
-            "hands_played": instance.hands_played,
-            "next_hand": None if over else instance.hands_played + 1,
-            "next_dealer": instance.next_dealer,
-            "forced_seat": instance.forced_seat,
-        }
+        return game_score(instance)
+
+
+def game_score(game: Game) -> dict[str, Any]:
+    """:class:`GameScoreSerializer`'s answer, written out rather than built field by field:
+    it answers every hand entered."""
+    over = game.is_over
+    return {
+        "id": game.pk,
+        "version": game.version,
+        "status": game.status,
+        "over": over,
+        "winner": game.winner or None,
+        "totals": {"team_a": game.score_a, "team_b": game.score_b},
+        "hands_played": game.hands_played,
+        "next_hand": None if over else game.hands_played + 1,
+        "next_dealer": game.next_dealer,
+        "forced_seat": game.forced_seat,
+    }
 
 
 class FirstDealerSerializer(serializers.Serializer[Any]):
@@ -492,33 +497,38 @@ class HandSerializer(serializers.Serializer[Hand]):
     updated_at = serializers.DateTimeField()
 
     def to_representation(self, instance: Hand) -> dict[str, Any]:
-        # Written out rather than built field by field: this answers every hand entered.
-        return {
-            "number": instance.number,
-            "version": instance.version,
-            "undone": instance.undone,
-            "entry_kind": instance.entry_kind,
-            "entry": instance.entry,
-            "dealer": instance.dealer,
-            "caller": instance.caller,
-            "trump": instance.trump or None,
-            "outcome": instance.outcome,
-            "outcome_label": Outcome(instance.outcome).label,
-            "points": {"team_a": instance.points_a, "team_b": instance.points_b},
-            "card_points": {"team_a": instance.card_points_a, "team_b": instance.card_points_b},
-            "run_points": {"team_a": instance.run_points_a, "team_b": instance.run_points_b},
-            "bella_points": {
-                "team_a": instance.bella_points_a,
-                "team_b": instance.bella_points_b,
-            },
-            "runs_counted_by": instance.runs_counted_by,
-            "bella_seat": instance.bella_seat,
-            "hand_total": instance.hand_total,
-            "running": {"team_a": instance.running_a, "team_b": instance.running_b},
-            "result": instance.result,
-            "created_at": _DATETIME.to_representation(instance.created_at),
-            "updated_at": _DATETIME.to_representation(instance.updated_at),
-        }
+        return hand_fields(instance)
+
+
+def hand_fields(hand: Hand) -> dict[str, Any]:
+    """:class:`HandSerializer`'s answer, written out rather than built field by field: it
+    answers every hand entered."""
+    return {
+        "number": hand.number,
+        "version": hand.version,
+        "undone": hand.undone,
+        "entry_kind": hand.entry_kind,
+        "entry": hand.entry,
+        "dealer": hand.dealer,
+        "caller": hand.caller,
+        "trump": hand.trump or None,
+        "outcome": hand.outcome,
+        "outcome_label": Outcome(hand.outcome).label,
+        "points": {"team_a": hand.points_a, "team_b": hand.points_b},
+        "card_points": {"team_a": hand.card_points_a, "team_b": hand.card_points_b},
+        "run_points": {"team_a": hand.run_points_a, "team_b": hand.run_points_b},
+        "bella_points": {
+            "team_a": hand.bella_points_a,
+            "team_b": hand.bella_points_b,
+        },
+        "runs_counted_by": hand.runs_counted_by,
+        "bella_seat": hand.bella_seat,
+        "hand_total": hand.hand_total,
+        "running": {"team_a": hand.running_a, "team_b": hand.running_b},
+        "result": hand.result,
+        "created_at": _DATETIME.to_representation(hand.created_at),
+        "updated_at": _DATETIME.to_representation(hand.updated_at),
+    }
 
 
 class HandWithGameSerializer(HandSerializer):
@@ -528,9 +538,13 @@ class HandWithGameSerializer(HandSerializer):
     game = GameScoreSerializer()
 
     def to_representation(self, instance: Hand) -> dict[str, Any]:
-        data = super().to_representation(instance)
-        data["game"] = GameScoreSerializer().to_representation(self.context["game"])
-        return data
+        return hand_with_game(instance, self.context["game"])
+
+
+def hand_with_game(hand: Hand, game: Game) -> dict[str, Any]:
+    """:class:`HandWithGameSerializer`'s answer, with no serializer made (every hand
+    entered)."""
+    return {**hand_fields(hand), "game": game_score(game)}
 
 
 class HandRevisionSerializer(serializers.ModelSerializer[HandRevision]):

@@ -48,6 +48,7 @@ from scoring.api.serializers import (
     SummaryEntrySerializer,
     TeamSerializer,
     TricksEntrySerializer,
+    hand_with_game,
 )
 from scoring.engine import RulesetError
 from scoring.models import Game, Hand, MisplayDispute
@@ -468,8 +469,7 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
         answers: list[Response] = []
 
         def answer(hand: Hand, game: Game) -> Response:
-            data = HandWithGameSerializer(hand, context={"game": game}).data
-            response = Response(data, status=201)
+            response = Response(hand_with_game(hand, game), status=201)
             # The new hand lives under the collection posted to (/api/v1/games/7/hands/3/).
             response["Location"] = f"{request.path}{hand.number}/"
             return with_etag(response, hand.version)
