@@ -892,24 +892,38 @@ def _write_new_hand(
             for row in also_write(hand, game) if also_write else ():
                 row.save()
         return True
-    new_hand = rows.insert_row(hand, connection)
-    # The revision's copy of the hand's version, entry and result is taken from the row just
-    # inserted, so the entry and the result travel once.
+    game_state = rows.update_row(game, connection, _PROGRESS_FIELDS)
+    # What the database has already been sent comes from the rows before: the hand is the
+    # game's and made when the game changed; its first revision copies its version, entry,
+    # result, author and time. Each value travels once, and the statement keeps under the
+    # 50 parameters up to which the database driver caches the parsing of its SQL.
+    hand.created_at = hand.updated_at = game.updated_at
+    new_hand = rows.insert_row(
+        hand,
+        connection,
+        expressions={"game_id": "g.id", "created_at": "g.updated_at", "updated_at": "g.updated_at"},
+    )
     copied = ("version", "entry_kind", "entry", "result")
+    revision.changed_at = hand.created_at
     new_revision = rows.insert_row(
         revision,
         connection,
-        expressions={"hand_id": "h.id", **{column: f"h.{column}" for column in copied}},
+        expressions={
+            "hand_id": "h.id",
+            "changed_by_id": "h.created_by_id",
+            "changed_at": "h.created_at",
+            **{column: f"h.{column}" for column in copied},
+        },
     )
-    game_state = rows.update_row(game, connection, _PROGRESS_FIELDS)
     extra = (
         [rows.insert_row(row, connection) for row in also_write(hand, game)] if also_write else []
     )
     # Every primary key here is the column "id" (DEFAULT_AUTO_FIELD).
     sql = (
         f"WITH g AS (UPDATE {game_state.table} SET {game_state.set_sql()} "  # noqa: S608
-        "WHERE id = %s AND version = %s RETURNING id), "
-        f"h AS ({new_hand.select_sql('g')} RETURNING id, {', '.join(copied)}), "
+        "WHERE id = %s AND version = %s RETURNING id, updated_at), "
+        f"h AS ({new_hand.select_sql('g')} "
+        f"RETURNING id, created_by_id, created_at, {', '.join(copied)}), "
         f"r AS ({new_revision.select_sql('h')} RETURNING id)"
         + "".join(f", x{n} AS ({row.select_sql('g')})" for n, row in enumerate(extra))
         + " SELECT h.id, r.id FROM h, r"

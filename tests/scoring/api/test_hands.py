@@ -375,6 +375,29 @@ def test_a_key_used_for_another_game_writes_nothing(api: APIClient, keeper: Any)
     assert (two.hands_played, two.version, two.hands.count()) == (0, 1, 0)
 
 
+@pytest.mark.services
+def test_the_hand_statement_stays_within_the_drivers_parse_cache(
+    api: APIClient, keeper: Any
+) -> None:
+    # psycopg parses a statement's SQL again for every execution once it has more parameters
+    # or characters than these; entering a hand is the statement sent most often.
+    from psycopg._queries import MAX_CACHED_STATEMENT_LENGTH, MAX_CACHED_STATEMENT_PARAMS
+
+    game = GameFactory.create(created_by=keeper)
+    sent: list[tuple[str, int]] = []
+
+    def spy(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        sent.append((sql, len(params or ())))
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(spy):
+        response = enter(api, game, headers={"Idempotency-Key": "cached"}, **summary(0))
+    assert response.status_code == 201
+    [(sql, count)] = [(sql, count) for sql, count in sent if sql.startswith("WITH g AS")]
+    assert count <= MAX_CACHED_STATEMENT_PARAMS
+    assert len(sql.encode()) <= MAX_CACHED_STATEMENT_LENGTH
+
+
 def test_entering_a_hand_takes_as_many_queries_as_the_first(
     api: APIClient, keeper: Any, django_assert_max_num_queries: Any
 ) -> None:
