@@ -65,44 +65,78 @@ def insert_row(
     obj: Model, connection: BaseDatabaseWrapper, *, expressions: Mapping[str, str] | None = None
 ) -> Row:
     """The row ``obj.save()`` would insert. ``expressions`` maps a field's column (``hand_id``)
-    to SQL written in its place, for a value the database only knows in the statement."""
-    meta = obj._meta
-    fields = [
-        field
-        for field in meta.concrete_fields
-        if field is not meta.auto_field and not getattr(field, "generated", False)
-    ]
-    return _row(obj, connection, fields, add=True, expressions=expressions or {})
+    to SQL written in its place, for a value the database only knows in the statement; the
+    field's ``pre_save`` is not run for it."""
+    given = tuple((expressions or {}).items())
+    key = (type(obj), connection.vendor, None, given)
+    shape = _shapes.get(key)
+    if shape is None:
+        meta = obj._meta
+        fields = [
+            field
+            for field in meta.concrete_fields
+            if field is not meta.auto_field and not getattr(field, "generated", False)
+        ]
+        shape = _shapes[key] = _shape(obj, connection, fields, add=True, expressions=dict(given))
+    return _row(obj, connection, shape)
 
 
 def update_row(obj: Model, connection: BaseDatabaseWrapper, field_names: Iterable[str]) -> Row:
     """The ``SET`` part that ``obj.save(update_fields=field_names)`` would send."""
-    fields = [obj._meta.get_field(name) for name in field_names]
-    return _row(obj, connection, fields, add=False, expressions={})
+    names = tuple(field_names)
+    key = (type(obj), connection.vendor, names, ())
+    shape = _shapes.get(key)
+    if shape is None:
+        fields = [obj._meta.get_field(name) for name in names]
+        shape = _shapes[key] = _shape(obj, connection, fields, add=False, expressions={})
+    return _row(obj, connection, shape)
 
 
-def _row(
+@dataclass(frozen=True)
+class _Shape:
+    """What a row of one model, with these fields and expressions, always has: made once
+    per model, fields and expressions, so a row costs only its values."""
+
+    table: str
+    columns: tuple[str, ...]
+    placeholders: tuple[str, ...]
+    #: The fields whose values are parameters, in order.
+    valued: tuple[Any, ...]
+    add: bool
+
+
+#: By model, database vendor, the field names updated (None: an insert) and the expressions.
+_shapes: dict[tuple[Any, ...], _Shape] = {}
+
+
+def _shape(
     obj: Model,
     connection: BaseDatabaseWrapper,
     fields: list[Any],
     *,
     add: bool,
     expressions: Mapping[str, str],
-) -> Row:
+) -> _Shape:
     quote = connection.ops.quote_name
-    placeholders = []
-    params = []
-    for field in fields:
-        if field.column in expressions:
-            placeholders.append(expressions[field.column])
-            continue
-        placeholders.append("%s")
-        params.append(field.get_db_prep_save(field.pre_save(obj, add), connection=connection))
-    return Row(
+    return _Shape(
         table=quote(obj._meta.db_table),
         columns=tuple(quote(field.column) for field in fields),
-        placeholders=tuple(placeholders),
-        params=tuple(params),
+        placeholders=tuple(expressions.get(field.column, "%s") for field in fields),
+        valued=tuple(field for field in fields if field.column not in expressions),
+        add=add,
+    )
+
+
+def _row(obj: Model, connection: BaseDatabaseWrapper, shape: _Shape) -> Row:
+    add = shape.add
+    return Row(
+        table=shape.table,
+        columns=shape.columns,
+        placeholders=shape.placeholders,
+        params=tuple(
+            field.get_db_prep_save(field.pre_save(obj, add), connection=connection)
+            for field in shape.valued
+        ),
     )
 
 
@@ -117,9 +151,9 @@ def mark_saved(obj: Model, pk: Any, connection: BaseDatabaseWrapper) -> None:
 class _Select:
     sql: str
     attnames: list[str]
-    #: For each column, the converters the ORM runs on its value (``from_db_value`` and the
-    #: database backend's own).
-    converters: list[tuple[Any, list[Any]]]
+    #: For each column whose value the ORM converts, its position, the column and the
+    #: converters (``from_db_value`` and the database backend's own).
+    converters: list[tuple[int, Any, list[Any]]]
 
 
 _selects: dict[tuple[type[Model], str, bool], _Select] = {}
@@ -137,11 +171,12 @@ def _select(model: type[Model], connection: BaseDatabaseWrapper, *, lock: bool) 
             f"WHERE {quote(meta.pk.column)} = %s{' FOR UPDATE' if lock else ''}"
         )
         converters = []
-        for field in fields:
+        for index, field in enumerate(fields):
             col = field.get_col(meta.db_table)
             found = connection.ops.get_db_converters(col)
             from_db = getattr(field, "from_db_value", None)  # as Field.get_db_converters
-            converters.append((col, [*found, from_db] if from_db else found))
+            if found or from_db:
+                converters.append((index, col, [*found, from_db] if from_db else found))
         made = _Select(sql, [field.attname for field in fields], converters)
         _selects[(model, connection.vendor, lock)] = made
     return made
@@ -167,9 +202,8 @@ def _fetch(model: type[M], pk: Any, connection: BaseDatabaseWrapper, *, lock: bo
         row = cursor.fetchone()
     if row is None:
         return None
-    values = []
-    for value, (col, converters) in zip(row, select.converters, strict=True):
+    values = list(row)
+    for index, col, converters in select.converters:
         for convert in converters:
-            value = convert(value, col, connection)
-        values.append(value)
+            values[index] = convert(values[index], col, connection)
     return model.from_db(connection.alias, select.attnames, values)
