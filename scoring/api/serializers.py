@@ -10,6 +10,7 @@ Hand entries are sent flat: ``{"entry_kind": "summary", "caller": 0, "trump": "H
 the engine's field paths (``card_points``, ``runs.1.top``, ``tricks.3.2``) are the body's own.
 """
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
@@ -462,6 +463,27 @@ class HandEnvelopeSerializer(serializers.Serializer[Any]):
         },
     )
     number = serializers.IntegerField(required=False, min_value=1, allow_null=True)
+
+    @classmethod
+    def validated(cls, data: Any) -> dict[str, Any]:
+        """What ``is_valid`` gives for ``data``, without making a serializer when the envelope
+        is plainly right (a known entry kind, the number absent, null or a whole number from
+        1), as on every hand entered; anything else goes through the serializer, whose
+        errors say what is wrong."""
+        if isinstance(data, Mapping):
+            kind, number = data.get("entry_kind"), data.get("number")
+            if kind in _ENTRY_KINDS and (number is None or (type(number) is int and number >= 1)):
+                return (
+                    {"entry_kind": kind, "number": number}
+                    if "number" in data
+                    else {"entry_kind": kind}
+                )
+        envelope = cls(data=data)
+        envelope.is_valid(raise_exception=True)
+        return dict(envelope.validated_data)
+
+
+_ENTRY_KINDS = frozenset(Hand.EntryKind.values)
 
 
 class HandCorrectEnvelopeSerializer(serializers.Serializer[Any]):

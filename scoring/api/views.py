@@ -464,8 +464,7 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
         # The game is read once: for the permission check and as the row the hand is scored
         # against (written only if no other write moved the game on since).
         game = _visible_game(request, int(self.kwargs["game_pk"]), self)
-        envelope = HandEnvelopeSerializer(data=request.data)
-        envelope.is_valid(raise_exception=True)
+        envelope = HandEnvelopeSerializer.validated(request.data)
         answers: list[Response] = []
 
         def answer(hand: Hand, game: Game) -> Response:
@@ -481,10 +480,10 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
 
         hand = services.hand_record(
             game=game,
-            entry_kind=envelope.validated_data["entry_kind"],
+            entry_kind=envelope["entry_kind"],
             entry=_entry(request.data, HAND_ENVELOPE_KEYS),
             by=_by(request),
-            number=envelope.validated_data.get("number"),
+            number=envelope.get("number"),
             also_write=record,
         )
         return answers[-1] if answers else answer(hand, game)
