@@ -9,8 +9,9 @@ What is compared, and why:
 * **bare endpoint** (the baseline): ``POST /bench/token-insert/`` on the same stack as the
   hand endpoint (gunicorn, Django middleware, DRF, token authentication, JSON in and out)
   that only inserts one row. Hand entry / bare endpoint is what our own logic costs: the
-  idempotency record, the game lock, the engine, the hand, its revision, the game's new
-  score and the task sent to Redis after commit.
+  write rate limit (one Redis round trip), reading the game, the engine, and one statement
+  writing the game's new score, the hand, its revision and the idempotency record; at the
+  end of a game, the look-up of its match.
 * **raw Django insert** (reference only): ``POST /bench/bare/``, a plain Django view doing
   the same insert with no DRF and no authentication: how much the framework itself costs.
 * **hand entry**: ``POST /api/v1/games/{id}/hands/`` with a token, an ``Idempotency-Key``
