@@ -474,11 +474,12 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
             return with_etag(response, hand.version)
 
         def record(hand: Hand, game: Game) -> list[IdempotencyRecord]:
-            # The answer is known before the write, so a retry's answer is stored with it.
+            # Called with every write: the answer is known before it, so the answer a retry
+            # gets is stored with the hand.
             answers.append(answer(hand, game))
             return [] if idempotency is None else [idempotency.record(answers[-1])]
 
-        hand = services.hand_record(
+        services.hand_record(
             game=game,
             entry_kind=envelope["entry_kind"],
             entry=_entry(request.data, HAND_ENVELOPE_KEYS),
@@ -486,7 +487,7 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
             number=envelope.get("number"),
             also_write=record,
         )
-        return answers[-1] if answers else answer(hand, game)
+        return answers[-1]  # the answer of the write that was kept
 
     @extend_schema(
         summary="A hand with its versions and disputes",
