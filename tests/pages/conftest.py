@@ -11,7 +11,10 @@ from typing import Any
 
 import pytest
 from django.conf import settings
+from django.core.servers.basehttp import WSGIServer
+from django.db import connection
 from django.test import Client
+from django.test.testcases import LiveServerThread
 
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
@@ -25,6 +28,24 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 PHONE = {"width": 390, "height": 844}
+
+
+class OneRequestAtATime(WSGIServer):
+    """The live server's threads share the test's one in-memory SQLite connection, so a page
+    read while a hand is being written would see the write half done (the game's new score,
+    not yet its hand). Served one request at a time, as a connection of its own would see it.
+    """
+
+    def __init__(self, *args: Any, connections_override: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)  # the server thread already uses the override
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _live_server_on_sqlite() -> Iterator[None]:
+    with pytest.MonkeyPatch.context() as patch:
+        if connection.vendor == "sqlite":  # PostgreSQL: a connection per thread, as in service
+            patch.setattr(LiveServerThread, "server_class", OneRequestAtATime)
+        yield
 
 
 @pytest.fixture(scope="session")
