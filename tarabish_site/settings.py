@@ -99,6 +99,16 @@ DATABASES["default"]["ATOMIC_REQUESTS"] = False
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     DATABASES["default"]["CONN_MAX_AGE"] = env.int("DATABASE_CONN_MAX_AGE", default=60)
     DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+    # Parameters travel apart from the SQL, and a statement run this many times on one
+    # connection is prepared there: PostgreSQL parses and plans it once, not on every request.
+    # Empty turns preparing off (needed behind a pooler in transaction mode).
+    prepare_threshold = env.str("DATABASE_PREPARE_THRESHOLD", default="5")
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "server_side_binding": True,
+            "prepare_threshold": int(prepare_threshold) if prepare_threshold else None,
+        }
+    )
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # A busy timeout lets the development server and an in-process task share the file.
     DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20})
