@@ -398,6 +398,24 @@ def test_the_hand_statement_stays_within_the_drivers_parse_cache(
     assert len(sql.encode()) <= MAX_CACHED_STATEMENT_LENGTH
 
 
+@pytest.mark.services
+def test_the_hand_statement_is_prepared_once_a_connection_has_run_it_often(
+    api: APIClient, keeper: Any
+) -> None:
+    # PostgreSQL parses and plans a prepared statement once per connection, not per hand.
+    game = GameFactory.create(created_by=keeper, ruleset={"target": 100000})
+    threshold = connection.settings_dict["OPTIONS"]["prepare_threshold"]
+    assert connection.settings_dict["OPTIONS"]["server_side_binding"] is True
+    for n in range(threshold + 1):
+        response = enter(api, game, headers={"Idempotency-Key": f"p{n}"}, **summary(0))
+        assert response.status_code == 201
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [statement for (statement,) in cursor.fetchall()]
+    assert any(statement.startswith("WITH g AS (UPDATE") for statement in prepared)
+    assert any('FROM "scoring_game" WHERE "id" = $1' in statement for statement in prepared)
+
+
 def test_entering_a_hand_takes_as_many_queries_as_the_first(
     api: APIClient, keeper: Any, django_assert_max_num_queries: Any
 ) -> None:
