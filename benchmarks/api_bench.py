@@ -47,8 +47,9 @@ is created and migrated; one account and token per pad; gunicorn is started with
 given, so no worker restarts in the middle of a measurement, and restarts are counted;
 ``DATABASE_CONN_MAX_AGE`` is 3600 unless given, so connections last the whole run), with
 ``benchmarks.api_settings`` (the service's URLs plus the two bench endpoints, throttles out of
-the way) and Celery tasks sent to Redis on a queue of the benchmark's own (purged after), as
-in production. At the end the database must hold exactly one hand per 201 answer; gunicorn is
+the way), the cache on Redis (``--cache``: the write rate limit counts there, one round trip a
+write) and Celery tasks sent to Redis on a queue of the benchmark's own (purged after), as in
+production. At the end the database must hold exactly one hand per 201 answer; gunicorn is
 stopped and the database dropped. The load average is printed before each phase: the machine
 may be shared, and every figure moves with it.
 """
@@ -486,6 +487,11 @@ def main() -> None:
     parser.add_argument(
         "--broker", default="redis://127.0.0.1:6379/7", help='Celery broker, or "eager"'
     )
+    parser.add_argument(
+        "--cache",
+        default="redis://127.0.0.1:6379/8",
+        help='the cache (REDIS_URL) where writes are counted, or "locmem" for local memory',
+    )
     parser.add_argument("--keep-db", action="store_true", help="do not drop the database")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
@@ -510,6 +516,8 @@ def main() -> None:
         env.pop(name, None)
     if args.broker != "eager":
         env["CELERY_BROKER_URL"] = args.broker
+    if args.cache != "locmem":
+        env["REDIS_URL"] = args.cache
     os.environ.clear()
     os.environ.update(env)
 
@@ -538,7 +546,8 @@ def main() -> None:
         "are never restarted, the benchmark's default; the service's is 2000); database "
         f"connections kept {os.environ['DATABASE_CONN_MAX_AGE']} s (DATABASE_CONN_MAX_AGE); "
         f"{args.pads} score-pads; tasks after each hand to "
-        f"{'in-process (eager)' if args.broker == 'eager' else args.broker}"
+        f"{'in-process (eager)' if args.broker == 'eager' else args.broker}; cache "
+        f"{'in local memory' if args.cache == 'locmem' else args.cache}"
     )
     bare, raw, hands = "bare endpoint (DRF + token)", "raw Django insert", "hand entry"
     try:
@@ -645,6 +654,12 @@ def main() -> None:
             redis.Redis.from_url(args.broker).delete(
                 queue, f"_kombu.binding.{queue}", f"_kombu.binding_permanent.{queue}"
             )
+        if args.cache != "locmem":
+            import redis
+
+            cache = redis.Redis.from_url(args.cache)
+            for key in cache.scan_iter(match=":1:throttle_*"):  # the pads' write counters
+                cache.delete(key)
         if not args.keep_db:
             from django.db import connections
 
