@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from django.db import connection
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from scoring.models import MisplayDispute
@@ -152,8 +153,16 @@ def match_of_game(game_id: int) -> int | None:
 
 
 def game_is_in_a_match(game_id: int) -> bool:
-    """Whether a scoring game was played for a match (casual games have nothing to update)."""
-    return MatchGame.objects.filter(game_id=game_id).exists()
+    """Whether a scoring game was played for a match (casual games have nothing to update).
+
+    Asked each time a game ends, casual or not, as the hand that ends it is answered: one
+    fixed statement, without building an ORM query every time."""
+    quote = connection.ops.quote_name
+    table = quote(MatchGame._meta.db_table)
+    column = quote(MatchGame._meta.get_field("game").column)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT 1 FROM {table} WHERE {column} = %s LIMIT 1", [game_id])  # noqa: S608 - quoted names
+        return cursor.fetchone() is not None
 
 
 def match_detail(match_id: int) -> Match | None:
