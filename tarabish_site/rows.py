@@ -12,7 +12,9 @@ and a later row may take the key the database gave an earlier one::
     )
 
 :func:`by_pk` reads one row by its key from SQL made once per model (:func:`locked` with
-``FOR UPDATE``), for a hot path that reads a row at the start of every request.
+``FOR UPDATE``), for a hot path that reads a row at the start of every request; a
+:class:`Remembered` keeps rows as this process last wrote them, for an optimistic writer
+that can skip that read.
 
 The columns and values are the ones ``save()`` writes: every concrete field (an automatic
 primary key left to the database), each field's ``pre_save`` run first (so ``auto_now`` and
@@ -21,9 +23,12 @@ database by its field. No ``pre_save`` or ``post_save`` signal is sent: use it o
 nothing listens to.
 """
 
+import copy
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model
@@ -207,3 +212,62 @@ def _fetch(model: type[M], pk: Any, connection: BaseDatabaseWrapper, *, lock: bo
         for convert in converters:
             values[index] = convert(values[index], col, connection)
     return model.from_db(connection.alias, select.attnames, values)
+
+
+class Remembered(Generic[M]):
+    """Rows of one model as this process last wrote them, by database and key, for a writer
+    that checks what it read when it writes (optimistic concurrency): it may start from the
+    row it wrote last instead of reading it again.
+
+    A row recalled may be out of date, since another process may have written it since. So
+    a write based on one must be conditional on the row being unchanged (its version and
+    time of change, say) and read the row again when it is not. Rows are remembered once
+    their transaction commits, so a write rolled back leaves nothing behind. Shared by the
+    threads of the process; the least recently used rows are forgotten beyond ``size``.
+    """
+
+    def __init__(self, model: type[M], size: int = 1024) -> None:
+        self.model = model
+        self.size = size
+        self._attnames = [field.attname for field in model._meta.concrete_fields]
+        self._rows: OrderedDict[tuple[str, Any], list[Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def remember_on_commit(self, obj: M, connection: BaseDatabaseWrapper) -> None:
+        """Remember ``obj`` as it is now, once the current transaction commits (at once
+        outside one)."""
+        values = _copied([getattr(obj, name) for name in self._attnames])
+        key = (connection.alias, obj.pk)
+
+        def store() -> None:
+            with self._lock:
+                self._rows[key] = values
+                self._rows.move_to_end(key)
+                while len(self._rows) > self.size:
+                    self._rows.popitem(last=False)
+
+        connection.on_commit(store)
+
+    def recall(self, pk: Any, connection: BaseDatabaseWrapper) -> M | None:
+        """A new instance of the row with key ``pk`` as last remembered, or None."""
+        key = (connection.alias, pk)
+        with self._lock:
+            values = self._rows.get(key)
+            if values is None:
+                return None
+            self._rows.move_to_end(key)
+        return self.model.from_db(connection.alias, self._attnames, _copied(values))
+
+    def forget(self, pk: Any, connection: BaseDatabaseWrapper) -> None:
+        with self._lock:
+            self._rows.pop((connection.alias, pk), None)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._rows.clear()
+
+
+def _copied(values: list[Any]) -> list[Any]:
+    """The values with every container copied (a JSON column's dict), so that no two
+    instances share one; other values are immutable."""
+    return [copy.deepcopy(v) if isinstance(v, dict | list) else v for v in values]
