@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, models, transaction
@@ -129,9 +130,11 @@ def _required_text(value: str, field: str, what: str, max_length: int | None = N
 
 
 def _game_for_update(game: Game | int) -> Game:
-    """The game row, locked until the end of the transaction."""
+    """The game row, locked until the end of the transaction. The game is about to change, so
+    this process forgets the game as it last entered a hand to it."""
     pk = game.pk if isinstance(game, Game) else game
     connection = transaction.get_connection()
+    _games_written.forget(pk, connection)
     if connection.features.has_select_for_update:
         found = rows.locked(Game, pk, connection)
     else:
@@ -762,6 +765,7 @@ def hand_record(
     by: User | None = None,
     number: int | None = None,
     also_write: AlsoWrite | None = None,
+    check: Callable[[Game], None] | None = None,
 ) -> Hand:
     """Enter the next hand of a game, as a score-sheet summary or a full trick record.
 
@@ -777,16 +781,22 @@ def hand_record(
     again and the hand scored again, so the answer is as if the row had been locked. A game
     given as a row read earlier is used as it is; it is read again before any refusal is
     final. ``also_write`` adds rows written with the hand, all or nothing (the response
-    stored for an ``Idempotency-Key``).
+    stored for an ``Idempotency-Key``). ``check`` is called with every game row read here
+    (not the one given) before the hand is scored against it, and raises to refuse: a caller
+    that checked its permission against a game remembered from an earlier write
+    (:func:`game_last_entered`) checks it again against the row as it is.
     """
     given = game if isinstance(game, Game) else None
     pk = game.pk if isinstance(game, Game) else game
     snapshot = given if given is not None and not given._state.adding else None
+    connection = transaction.get_connection()
     for _attempt in range(_HAND_ATTEMPTS):
         fresh = snapshot is None
         current = _game_read(pk) if snapshot is None else snapshot
         snapshot = None  # every later attempt reads the game again
-        read_version = current.version
+        if fresh and check is not None:
+            check(current)
+        read = (current.version, current.updated_at)
         try:
             hand, revision = _hand_next(
                 current, entry_kind=entry_kind, entry=entry, by=by, number=number
@@ -795,7 +805,8 @@ def hand_record(
             if fresh:
                 raise
             continue  # the refusal may come from an old row: read it again and see
-        if _write_new_hand(current, hand, revision, read_version, also_write):
+        if _write_new_hand(current, hand, revision, read, also_write):
+            _games_written.remember_on_commit(current, connection)
             if current.status != Game.Status.IN_PROGRESS:
                 # Only the hand that ends the game changes its result; the hands before it
                 # move the score of a game still being played, which no result depends on.
@@ -803,8 +814,31 @@ def hand_record(
             if given is not None:
                 _copy_state(current, given)
             return hand
+        _games_written.forget(pk, connection)
     message = f"game {pk} keeps changing while this hand is entered: try again"
     raise Conflict(message, code="game_busy", fields={"game": [message]})
+
+
+#: Games as this process last entered a hand to them (see ``game_last_entered``).
+_games_written = rows.Remembered(Game)
+
+
+def game_last_entered(pk: int) -> Game | None:
+    """The game as this process left it when it last entered one of its hands, if it still
+    remembers it, to give to :func:`hand_record` instead of reading the game: a score-pad
+    enters hand after hand of one game, mostly over a connection kept to one process.
+
+    It may be out of date (another process or a director changed the game since), which
+    ``hand_record`` finds out as it writes, the write being conditional on the game's version
+    and time of change: it then reads the game and scores the hand again. Nothing else may
+    rely on it, least of all on a refusal based on it."""
+    return _games_written.recall(pk, transaction.get_connection())
+
+
+def forget_entered_games() -> None:
+    """Forget every game remembered by :func:`game_last_entered` (the database was emptied
+    or restored, and a key may name another game now)."""
+    _games_written.clear()
 
 
 def _game_read(pk: int) -> Game:
@@ -865,11 +899,12 @@ def _write_new_hand(
     game: Game,
     hand: Hand,
     revision: HandRevision,
-    read_version: int,
+    read: tuple[int, datetime],
     also_write: AlsoWrite | None,
 ) -> bool:
     """Insert the hand and its first revision and store the game's new state, if the game is
-    still at ``read_version``; False (nothing written) when it is not.
+    still the row read, at version and time of change ``read``; False (nothing written) when
+    it is not.
 
     On PostgreSQL the writes are one statement: the game's conditional ``UPDATE`` first, and
     every insert takes its rows from it, so a game that moved on inserts nothing. Elsewhere
@@ -883,7 +918,10 @@ def _write_new_hand(
                 field = Game._meta.get_field(name)
                 assert isinstance(field, models.Field)  # noqa: S101 - columns of the game
                 values[field.attname] = field.pre_save(game, False)
-            moved = Game.objects.filter(pk=game.pk, version=read_version).update(**values)
+            version, updated_at = read
+            moved = Game.objects.filter(pk=game.pk, version=version, updated_at=updated_at).update(
+                **values
+            )
             if not moved:
                 return False
             hand.save()
@@ -921,7 +959,7 @@ def _write_new_hand(
     # Every primary key here is the column "id" (DEFAULT_AUTO_FIELD).
     sql = (
         f"WITH g AS (UPDATE {game_state.table} SET {game_state.set_sql()} "  # noqa: S608
-        "WHERE id = %s AND version = %s RETURNING id, updated_at), "
+        "WHERE id = %s AND version = %s AND updated_at = %s RETURNING id, updated_at), "
         f"h AS ({new_hand.select_sql('g')} "
         f"RETURNING id, created_by_id, created_at, {', '.join(copied)}), "
         f"r AS ({new_revision.select_sql('h')} RETURNING id)"
@@ -931,7 +969,7 @@ def _write_new_hand(
     params = [
         *game_state.params,
         game.pk,
-        read_version,
+        *read,
         *new_hand.params,
         *new_revision.params,
         *(param for row in extra for param in row.params),

@@ -87,6 +87,17 @@ def _celery_in_process(request: pytest.FixtureRequest) -> Iterator[None]:
     celery_app.conf.task_always_eager = previous
 
 
+@pytest.fixture(autouse=True)
+def _no_game_remembered() -> Iterator[None]:
+    """Each test starts with no game remembered from an earlier test's hands: the tests'
+    databases are emptied between tests, so a key may come back as another game."""
+    from scoring import services
+
+    services.forget_entered_games()
+    yield
+    services.forget_entered_games()
+
+
 @pytest.fixture(scope="session")
 def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
     """A real ``celery worker`` process, on the test database and this run's own queue.

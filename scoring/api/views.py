@@ -106,11 +106,19 @@ def _visible_game(request: Request, game_id: int, writer: Any = None) -> Game:
     """The game, if the requester may follow it (a private game is not found by anyone else);
     with ``writer`` (the view), also checked against its write permission."""
     game = selectors.game_row(game_id)
-    if game is None or not services.user_can_see(request.user, game):
+    if game is None:
         raise NotFound(f"game {game_id} does not exist")
+    _check_visible(request, game, writer)
+    return game
+
+
+def _check_visible(request: Request, game: Game, writer: Any = None) -> None:
+    """Refuse a game the requester may not follow (as not found), or with ``writer`` (the
+    view) may not change."""
+    if not services.user_can_see(request.user, game):
+        raise NotFound(f"game {game.pk} does not exist")
     if writer is not None:
         writer.check_object_permissions(request, game)
-    return game
 
 
 def _game_response(request: Request, game_id: int, status: int = 200) -> Response:
@@ -462,8 +470,17 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
         **kwargs: Any,
     ) -> Response:
         # The game is read once: for the permission check and as the row the hand is scored
-        # against (written only if no other write moved the game on since).
-        game = _visible_game(request, int(self.kwargs["game_pk"]), self)
+        # against (written only if no other write moved the game on since). A game this
+        # process entered the last hand to is not read at all: the write finds out whether it
+        # changed since. Its scorekeepers are checked either way; any refusal comes from a read.
+        game_id = int(self.kwargs["game_pk"])
+        game = services.game_last_entered(game_id)
+        if game is None or not services.user_can_keep_score(_by(request), game):
+            game = _visible_game(request, game_id, self)
+
+        def check(read: Game) -> None:  # the game as read again, when it changed since
+            _check_visible(request, read, self)
+
         envelope = HandEnvelopeSerializer.validated(request.data)
         answers: list[Response] = []
 
@@ -486,6 +503,7 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
             by=_by(request),
             number=envelope.get("number"),
             also_write=record,
+            check=check,
         )
         return answers[-1]  # the answer of the write that was kept
 

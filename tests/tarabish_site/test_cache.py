@@ -67,7 +67,7 @@ def test_each_thread_and_process_counts_over_a_connection_of_its_own(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     cache = RedisCache(settings.REDIS_URL, {"KEY_PREFIX": "test-cache"})
-    client = cache._cache  # the counters are the client's, one per thread and process
+    client = cache._cache  # type: ignore[attr-defined]  # the counters: one per thread and process
     cache.delete("threads")
     connections = []
     together = threading.Barrier(4)  # every thread alive at once, each with its connection

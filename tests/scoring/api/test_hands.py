@@ -5,6 +5,8 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.db.models import F
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from scoring.engine import preset, score_tricks, simulate_hand
@@ -445,3 +447,101 @@ def test_a_body_that_is_not_an_object_is_a_400(api: APIClient, game: Game, body:
     )
     assert corrected.status_code == 400
     assert Hand.objects.count() == 1
+
+
+def _statements_of(call: Any) -> tuple[Any, list[str]]:
+    sent: list[str] = []
+
+    def spy(execute: Any, sql: str, params: Any, many: bool, context: Any) -> Any:
+        sent.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(spy):
+        result = call()
+    return result, sent
+
+
+def _reads_of_the_game(statements: list[str]) -> list[str]:
+    return [sql for sql in statements if sql.startswith("SELECT") and '"scoring_game"' in sql]
+
+
+def test_the_next_hand_of_a_game_is_entered_without_reading_the_game_again(
+    api: APIClient, game: Game, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):  # the hand is committed
+        first = enter(
+            api, game, headers={"Idempotency-Key": "r1"}, **summary(0, card_points=(92, 70))
+        )
+    assert first.status_code == 201
+    second, statements = _statements_of(
+        lambda: enter(
+            api, game, headers={"Idempotency-Key": "r2"}, **summary(1, card_points=(70, 92))
+        )
+    )
+    assert second.status_code == 201, second.json()
+    assert _reads_of_the_game(statements) == []
+    first_points, second_points = first.json()["points"], second.json()["points"]
+    assert second.json()["running"] == {
+        side: first_points[side] + second_points[side] for side in ("team_a", "team_b")
+    }
+    game.refresh_from_db()
+    assert (game.hands_played, game.version) == (2, 3)
+    assert second.json()["game"]["version"] == 3
+
+
+def test_a_game_ended_elsewhere_since_its_last_hand_refuses_the_next(
+    api: APIClient, game: Game, django_capture_on_commit_callbacks: Any
+) -> None:
+    with django_capture_on_commit_callbacks(execute=True):
+        assert enter(api, game, **summary(0)).status_code == 201
+    # another process ends the game: this one still remembers it running
+    Game.objects.filter(pk=game.pk).update(
+        status=Game.Status.ABANDONED,
+        finished_at=timezone.now(),
+        version=F("version") + 1,
+        updated_at=timezone.now(),
+    )
+    response, statements = _statements_of(lambda: enter(api, game, **summary(1)))
+    assert response.status_code == 400
+    assert response.json()["code"] == "game_over"
+    assert len(_reads_of_the_game(statements)) == 1  # read again once the write found it moved
+    assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_a_game_changed_elsewhere_at_the_same_version_is_read_again(
+    api: APIClient, game: Game, django_capture_on_commit_callbacks: Any
+) -> None:
+    # A version alone does not name a state (a database restored from a backup, say): the
+    # time of the last change is checked with it.
+    with django_capture_on_commit_callbacks(execute=True):
+        first = enter(api, game, **summary(0, card_points=(92, 70)))
+    Game.objects.filter(pk=game.pk).update(score_a=F("score_a") + 100, updated_at=timezone.now())
+    second = enter(api, game, **summary(1, card_points=(70, 92)))
+    assert second.status_code == 201
+    assert second.json()["running"]["team_a"] == (
+        first.json()["running"]["team_a"] + 100 + second.json()["points"]["team_a"]
+    )
+
+
+def test_a_remembered_game_that_changed_hands_is_checked_again(
+    api: APIClient, game: Game, stranger: Any, django_capture_on_commit_callbacks: Any
+) -> None:
+    # The scorekeeper's permission was checked against the game as remembered; the row read
+    # again after the write found it changed is checked again before anything is written.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert enter(api, game, **summary(0)).status_code == 201
+    Game.objects.filter(pk=game.pk).update(
+        created_by=stranger, public=True, version=F("version") + 1, updated_at=timezone.now()
+    )
+    game.scorekeepers.set([stranger])
+    response = enter(api, game, **summary(1))
+    assert response.status_code == 403
+    assert Hand.objects.filter(game=game).count() == 1
+
+
+def test_a_hand_rolled_back_leaves_no_game_remembered(api: APIClient, game: Game) -> None:
+    # The test's transaction never commits: nothing is remembered, the game is read.
+    assert enter(api, game, **summary(0)).status_code == 201
+    response, statements = _statements_of(lambda: enter(api, game, **summary(1)))
+    assert response.status_code == 201
+    assert len(_reads_of_the_game(statements)) == 1
