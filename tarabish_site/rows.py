@@ -30,6 +30,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from django.db import models
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Model
 
@@ -105,9 +106,47 @@ class _Shape:
     table: str
     columns: tuple[str, ...]
     placeholders: tuple[str, ...]
-    #: The fields whose values are parameters, in order.
-    valued: tuple[Any, ...]
+    #: The fields whose values are parameters, in order, each with how its value is taken
+    #: (``pre_save``, or the attribute when the field does not change it) and prepared.
+    valued: tuple[tuple[Any, bool, str], ...]
     add: bool
+
+
+# How a field's value is prepared for the database. Most columns of a row are whole numbers,
+# text and yes/no values already of their Python type, which Django's generic path (four calls
+# a value) would return unchanged, or for whole numbers give to the backend's adapter: those
+# take a short path. Anything else, and any field class that prepares values its own way, goes
+# through ``get_db_prep_save``.
+_GENERIC, _INTEGER, _TEXT, _BOOLEAN = "generic", "integer", "text", "boolean"
+
+
+def _preparation(field: Any) -> str:
+    kind = type(field)
+    if kind.get_db_prep_save is not models.Field.get_db_prep_save:
+        return _GENERIC
+    if (
+        kind.get_db_prep_value is models.IntegerField.get_db_prep_value
+        and kind.get_prep_value is models.IntegerField.get_prep_value
+    ):
+        return _INTEGER
+    if kind.get_db_prep_value is models.Field.get_db_prep_value:
+        if kind.get_prep_value is models.CharField.get_prep_value:
+            return _TEXT
+        if kind.get_prep_value is models.BooleanField.get_prep_value:
+            return _BOOLEAN
+    return _GENERIC
+
+
+def _prepared(field: Any, how: str, value: Any, connection: BaseDatabaseWrapper) -> Any:
+    """``field.get_db_prep_save(value, connection)``, by the short path when there is one."""
+    if value is None and how != _GENERIC:
+        return None
+    kind = type(value)
+    if how == _INTEGER and kind is int:
+        return connection.ops.adapt_integerfield_value(value, field.get_internal_type())
+    if (how == _TEXT and kind is str) or (how == _BOOLEAN and kind is bool):
+        return value
+    return field.get_db_prep_save(value, connection=connection)
 
 
 #: By model, database vendor, the field names updated (None: an insert) and the expressions.
@@ -127,7 +166,11 @@ def _shape(
         table=quote(obj._meta.db_table),
         columns=tuple(quote(field.column) for field in fields),
         placeholders=tuple(expressions.get(field.column, "%s") for field in fields),
-        valued=tuple(field for field in fields if field.column not in expressions),
+        valued=tuple(
+            (field, type(field).pre_save is not models.Field.pre_save, _preparation(field))
+            for field in fields
+            if field.column not in expressions
+        ),
         add=add,
     )
 
@@ -139,8 +182,13 @@ def _row(obj: Model, connection: BaseDatabaseWrapper, shape: _Shape) -> Row:
         columns=shape.columns,
         placeholders=shape.placeholders,
         params=tuple(
-            field.get_db_prep_save(field.pre_save(obj, add), connection=connection)
-            for field in shape.valued
+            _prepared(
+                field,
+                how,
+                field.pre_save(obj, add) if pre_save else getattr(obj, field.attname),
+                connection,
+            )
+            for field, pre_save, how in shape.valued
         ),
     )
 

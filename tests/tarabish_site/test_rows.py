@@ -3,11 +3,13 @@
 from typing import Any
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.forms.models import model_to_dict
 
-from scoring.models import Game, Hand
+from scoring.models import Game, Hand, HandRevision
 from tarabish_site import rows
+from tarabish_site.core.models import IdempotencyRecord
 from tests.scoring.factories import GameFactory
 
 pytestmark = pytest.mark.django_db
@@ -137,3 +139,31 @@ def test_the_least_recently_used_rows_are_forgotten_first(
         remembered.remember_on_commit(games[2], connection)
     kept = [remembered.recall(game.pk, connection) is not None for game in games]
     assert kept == [True, False, True]
+
+
+@pytest.mark.parametrize("value", [None, 0, 7, -3, True, False, "", "made", "12", 2.0])
+@pytest.mark.parametrize("model", [Game, Hand, HandRevision, IdempotencyRecord])
+def test_a_value_is_prepared_as_the_field_prepares_it(model: Any, value: Any) -> None:
+    # The short path for whole numbers, text and yes/no values gives what the field gives,
+    # of the same type (the driver picks the column type from it); a value the field would
+    # refuse is refused alike.
+    for field in model._meta.concrete_fields:
+        how = rows._preparation(field)
+        if how == "generic":  # that path is get_db_prep_save itself
+            continue
+        try:
+            expected = field.get_db_prep_save(value, connection=connection)
+        except (TypeError, ValueError, ValidationError) as refused:
+            with pytest.raises(type(refused)):
+                rows._prepared(field, how, value, connection)
+            continue
+        got = rows._prepared(field, how, value, connection)
+        assert (type(got), got) == (type(expected), expected), (field.name, how)
+
+
+def test_the_short_paths_are_taken_for_plain_columns() -> None:
+    kinds = {field.name: rows._preparation(field) for field in Hand._meta.concrete_fields}
+    assert kinds["number"] == kinds["points_a"] == "integer"
+    assert kinds["outcome"] == kinds["trump"] == "text"
+    assert kinds["undone"] == "boolean"
+    assert kinds["entry"] == kinds["created_at"] == kinds["game"] == "generic"
