@@ -195,6 +195,8 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["tarabish_site.api.permissions.DenyAll"],
+    # Every API view counts its writes; the token view has the login limit instead.
+    "DEFAULT_THROTTLE_CLASSES": ["tarabish_site.api.throttles.WritesThrottle"],
     "DEFAULT_PAGINATION_CLASS": "tarabish_site.api.pagination.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": [

@@ -1,7 +1,8 @@
 """Rate limits (rates in ``REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"]``, set from the environment).
 
 * ``writes``: every unsafe request (POST, PUT, PATCH, DELETE) per user, or per address when
-  anonymous. Reads are never limited by it. Put it on every view that writes. It counts in
+  anonymous. Reads are never limited by it. It is DRF's default throttle
+  (``DEFAULT_THROTTLE_CLASSES``), so no API view that writes can leave it out. It counts in
   fixed windows (a counter per user and window, one round trip to the cache), so checking
   it costs the same however high the rate: a score-pad pays for it on every hand. At a
   window's edge a client can get up to twice the rate in a short burst, which is enough to stop

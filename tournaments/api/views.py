@@ -22,7 +22,6 @@ from rest_framework.response import Response
 from tarabish_site.api.errors import NotAllowed, NotFound
 from tarabish_site.api.idempotency import idempotent
 from tarabish_site.api.schema import error_responses
-from tarabish_site.api.throttles import WritesThrottle
 from tarabish_site.api.versioning import (
     ETAG_RESPONSE_HEADER,
     IF_MATCH_PARAMETER,
@@ -97,7 +96,6 @@ def _tournament_response(tournament_id: int, status: int = 200) -> Response:
 
 class JsonApiViewSet(viewsets.GenericViewSet[Any]):
     parser_classes = [JSONParser]
-    throttle_classes = [WritesThrottle]
     permission_classes = [ReadAnyoneWriteSignedIn]
 
 
