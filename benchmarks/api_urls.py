@@ -2,8 +2,11 @@
 ``benchmarks.api_settings``:
 
 * ``POST /bench/token-insert/``: the bare endpoint, the baseline the hand endpoint is measured
-  against: the same stack (Django middleware, DRF, token authentication, JSON in and out) doing
-  nothing but inserting one row, so the ratio shows what entering a hand costs beyond it;
+  against: a write of the API's own stack (Django middleware, DRF, token authentication, JSON in
+  and out, the write rate limit every API view has) doing nothing but inserting one row, so the
+  ratio shows what entering a hand costs beyond it;
+* ``POST /bench/token-insert-unlimited/``: the same without the write rate limit, a reference
+  for what the limit costs;
 * ``POST /bench/bare/``: a plain Django view that reads the JSON body and inserts the same
   row, with no DRF and no authentication: a reference for what the framework itself costs.
 """
@@ -43,14 +46,21 @@ def bare_insert(request: HttpRequest) -> HttpResponse:
 
 
 class TokenInsertView(APIView):
+    """An API write with the API's defaults (the write rate limit among them)."""
+
     permission_classes = [IsAuthenticated]
 
     def post(self, request: Request) -> Response:
         return Response({"id": _insert(request.data)}, status=201)
 
 
+class UnlimitedTokenInsertView(TokenInsertView):
+    throttle_classes = []
+
+
 urlpatterns = [
     path("bench/bare/", bare_insert),
     path("bench/token-insert/", TokenInsertView.as_view()),
+    path("bench/token-insert-unlimited/", UnlimitedTokenInsertView.as_view()),
     *site_urlpatterns,
 ]
