@@ -69,6 +69,7 @@ import math
 import os
 import random
 import socket
+import statistics
 import subprocess
 import sys
 import threading
@@ -581,6 +582,7 @@ def main() -> None:
             f"per endpoint, {args.rounds} rounds"
         )
         totals = {name: Phase(name) for name in (raw, bare, unlimited, hands)}
+        round_ratios: list[float] = []
         for round_number in range(args.rounds):
             print(f"round {round_number + 1}: {load()}")
             first = warm + round_number * args.hands
@@ -591,10 +593,14 @@ def main() -> None:
                 },
                 hands: hand_work(pads, first, args.hands),
             }
+            rates = {}
             for name, work in works.items():
                 phase = run_phase(Phase(f"  {name}"), clients, work)
                 print(phase.line())
                 totals[name].add(phase)
+                rates[name] = phase.rate
+            round_ratios.append(rates[hands] / rates[bare])
+            print(f"  hand entry / bare endpoint this round: {round_ratios[-1]:.0%}")
         print("all rounds:")
         for phase in totals.values():
             phase.name = f"  {phase.name}"
@@ -637,6 +643,11 @@ def main() -> None:
         print(
             f"    (against the bare endpoint without the write limit, "
             f"{totals[unlimited].rate:.1f} /s: {unlimited_ratio:.0%})"
+        )
+        print(
+            f"  the rounds' own ratios (each round's phases run one after the other, so the "
+            f"machine's drift moves them less): {', '.join(f'{r:.0%}' for r in round_ratios)}; "
+            f"median {statistics.median(round_ratios):.0%}"
         )
         print(
             f"  p99 latency, (a) closed loop: {closed_p99:.1f} ms; "
