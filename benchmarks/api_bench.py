@@ -11,7 +11,7 @@ What is compared, and why:
   in and out, and the write rate limit that DRF gives every API view: one Redis command) that
   only inserts one row. Hand entry / bare endpoint is what our own logic costs: reading the
   game (unless this process entered the game's last hand), the engine, and one statement
-  writing the game's new score, the hand, its revision and the idempotency record; at the
+  writing the game's new score, the hand and the idempotency record; at the
   end of a game, the look-up of its match.
 * **bare endpoint without the write limit** (reference only):
   ``POST /bench/token-insert-unlimited/``, what the bare endpoint was before the write limit

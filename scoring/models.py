@@ -3,8 +3,10 @@
 What a scorekeeper entered is stored exactly as entered (``Hand.entry``); beside it sit the
 columns the rules engine derived from it (outcome, points, runs, bella, running totals). The
 derived columns are for cheap reads only: every write goes through :mod:`scoring.services`,
-which recomputes them from the entries with :mod:`scoring.engine`. Every change to a hand is
-kept as a :class:`HandRevision`; nothing is ever overwritten without history.
+which recomputes them from the entries with :mod:`scoring.engine`. Every version of a hand is
+kept: a hand never changed is its own first version (:meth:`Hand.recorded_revision`); the first
+change stores that version as a :class:`HandRevision`, and every change after it one more, so
+nothing is ever overwritten without history.
 
 Seats are numbered 0..3 clockwise. ``team_a`` sits at seats 0 and 2 (engine team 0), ``team_b``
 at seats 1 and 3 (engine team 1).
@@ -16,6 +18,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Greatest, Least
+from django.utils import timezone
 
 from scoring.engine import Outcome, Ruleset
 
@@ -303,9 +306,33 @@ class Hand(models.Model):
     def __str__(self) -> str:
         return f"Hand {self.number} of game {self.game_id}"
 
+    def recorded_revision(self) -> HandRevision:
+        """The hand as it was entered, as its first revision (not saved). While a hand is at
+        version 1 this is its whole history, and nothing else holds it: the revision is stored
+        only when the hand first changes (see ``scoring.services``)."""
+        revision = HandRevision(
+            hand=self,
+            version=1,
+            action=HandRevision.Action.RECORDED,
+            entry_kind=self.entry_kind,
+            entry=self.entry,
+            result=self.result,
+            changed_by_id=self.created_by_id,
+            changed_at=self.created_at,
+        )
+        if Hand.created_by.is_cached(self):  # read with the hand: no query for it again
+            revision.changed_by = self.created_by
+        return revision
+
+    def history(self) -> list[HandRevision]:
+        """Every version of the hand, oldest first: its stored revisions, or the version it
+        was entered as while it has never changed (prefetch ``revisions`` for many hands)."""
+        return list(self.revisions.all()) or [self.recorded_revision()]
+
 
 class HandRevision(models.Model):
-    """One version of a hand: kept forever, so every correction can be traced."""
+    """One version of a hand: kept forever, so every correction can be traced. A hand's first
+    version is stored here only once the hand changes; until then the hand itself holds it."""
 
     class Action(models.TextChoices):
         RECORDED = "recorded", "Recorded"
@@ -327,7 +354,9 @@ class HandRevision(models.Model):
     changed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
-    changed_at = models.DateTimeField(auto_now_add=True)
+    #: The recorded version keeps the time the hand was entered, so the time is given, not
+    #: taken when the row is written.
+    changed_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
         ordering = ["hand", "version"]

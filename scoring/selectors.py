@@ -164,9 +164,10 @@ def hand_list(*, game: Game | int, include_undone: bool = False) -> QuerySet[Han
 
 
 def hand_detail(hand_id: int) -> Hand:
-    """One hand with its game, its revisions (oldest first) and its disputes."""
+    """One hand with its game, its revisions (oldest first; see ``Hand.history``) and its
+    disputes."""
     hand = (
-        Hand.objects.select_related("game")
+        Hand.objects.select_related("game", "created_by")
         .prefetch_related(
             Prefetch(
                 "revisions",

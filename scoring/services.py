@@ -678,14 +678,20 @@ def _rerun(game: Game, rules: Ruleset, hands: list[Hand]) -> list[Hand]:
     return changed
 
 
+def _keep_recorded_version(hand: Hand) -> None:
+    """Store the version a hand was entered as, before the hand first changes.
+
+    Entering a hand writes no revision: until the hand changes, the hand itself is its first
+    version (:meth:`Hand.recorded_revision`). Called with the hand as stored, before anything
+    on it changes. A hand entered when the first version was still written with it has that
+    row already, and keeps it."""
+    if hand.version == 1:
+        HandRevision.objects.bulk_create([hand.recorded_revision()], ignore_conflicts=True)
+
+
 def _revision(hand: Hand, action: str, by: User | None, reason: str = "") -> HandRevision:
-    revision = _new_revision(hand, action, by, reason)
-    revision.save()
-    return revision
-
-
-def _new_revision(hand: Hand, action: str, by: User | None, reason: str = "") -> HandRevision:
-    return HandRevision(
+    """Store the hand's new version (after ``_keep_recorded_version`` kept the one before)."""
+    return HandRevision.objects.create(
         hand=hand,
         version=hand.version,
         action=action,
@@ -774,10 +780,13 @@ def hand_record(
     The game's new state is the engine's ``game_progress_after`` from the state stored on
     the game row, so a hand costs the same whatever the number of hands before it.
 
+    The hand is its own first version: no revision is written until it first changes
+    (:meth:`Hand.recorded_revision`).
+
     Concurrency is optimistic: the hand is scored against the game as read, and written only
-    if the game's ``version`` is still the one read (the hand, its first revision and the
-    game's new state in one statement on PostgreSQL, so one round trip and no transaction of
-    its own; in a transaction elsewhere). When another write got in first, the game is read
+    if the game's ``version`` is still the one read (the hand and the game's new state in one
+    statement on PostgreSQL, so one round trip and no transaction of its own; in a
+    transaction elsewhere). When another write got in first, the game is read
     again and the hand scored again, so the answer is as if the row had been locked. A game
     given as a row read earlier is used as it is; it is read again before any refusal is
     final. ``also_write`` adds rows written with the hand, all or nothing (the response
@@ -798,14 +807,12 @@ def hand_record(
             check(current)
         read = (current.version, current.updated_at)
         try:
-            hand, revision = _hand_next(
-                current, entry_kind=entry_kind, entry=entry, by=by, number=number
-            )
+            hand = _hand_next(current, entry_kind=entry_kind, entry=entry, by=by, number=number)
         except (ValidationFailed, Conflict):
             if fresh:
                 raise
             continue  # the refusal may come from an old row: read it again and see
-        if _write_new_hand(current, hand, revision, read, also_write):
+        if _write_new_hand(current, hand, read, also_write):
             _games_written.remember_on_commit(current, connection)
             if current.status != Game.Status.IN_PROGRESS:
                 # Only the hand that ends the game changes its result; the hands before it
@@ -855,9 +862,9 @@ def _hand_next(
     entry: Mapping[str, Any],
     by: User | None,
     number: int | None,
-) -> tuple[Hand, HandRevision]:
-    """The next hand of ``game`` as read, scored, and its first revision; ``game`` is moved on
-    to its state after the hand (in memory). Every refusal comes before anything changes."""
+) -> Hand:
+    """The next hand of ``game`` as read, scored; ``game`` is moved on to its state after the
+    hand (in memory). Every refusal comes before anything changes."""
     _refuse_unless_running(game, "entering a hand")
     if game.first_dealer is None:
         message = "choose the first dealer before entering the first hand"
@@ -892,19 +899,17 @@ def _hand_next(
     _set_result(hand, result)
     hand.running_a, hand.running_b = progress.totals
     _apply_progress(game, progress)
-    return hand, _new_revision(hand, HandRevision.Action.RECORDED, by)
+    return hand
 
 
 def _write_new_hand(
     game: Game,
     hand: Hand,
-    revision: HandRevision,
     read: tuple[int, datetime],
     also_write: AlsoWrite | None,
 ) -> bool:
-    """Insert the hand and its first revision and store the game's new state, if the game is
-    still the row read, at version and time of change ``read``; False (nothing written) when
-    it is not.
+    """Insert the hand and store the game's new state, if the game is still the row read, at
+    version and time of change ``read``; False (nothing written) when it is not.
 
     On PostgreSQL the writes are one statement: the game's conditional ``UPDATE`` first, and
     every insert takes its rows from it, so a game that moved on inserts nothing. Elsewhere
@@ -925,33 +930,18 @@ def _write_new_hand(
             if not moved:
                 return False
             hand.save()
-            revision.hand = hand
-            revision.save()
             for row in also_write(hand, game) if also_write else ():
                 row.save()
         return True
     game_state = rows.update_row(game, connection, _PROGRESS_FIELDS)
-    # What the database has already been sent comes from the rows before: the hand is the
-    # game's and made when the game changed; its first revision copies its version, entry,
-    # result, author and time. Each value travels once, and the statement keeps under the
-    # 50 parameters up to which the database driver caches the parsing of its SQL.
+    # The hand is the game's and made when the game changed: those values come from the
+    # game's row, and each value travels once. The statement keeps under the 50 parameters
+    # up to which the database driver caches the parsing of its SQL.
     hand.created_at = hand.updated_at = game.updated_at
     new_hand = rows.insert_row(
         hand,
         connection,
         expressions={"game_id": "g.id", "created_at": "g.updated_at", "updated_at": "g.updated_at"},
-    )
-    copied = ("version", "entry_kind", "entry", "result")
-    revision.changed_at = hand.created_at
-    new_revision = rows.insert_row(
-        revision,
-        connection,
-        expressions={
-            "hand_id": "h.id",
-            "changed_by_id": "h.created_by_id",
-            "changed_at": "h.created_at",
-            **{column: f"h.{column}" for column in copied},
-        },
     )
     extra = (
         [rows.insert_row(row, connection) for row in also_write(hand, game)] if also_write else []
@@ -960,18 +950,15 @@ def _write_new_hand(
     sql = (
         f"WITH g AS (UPDATE {game_state.table} SET {game_state.set_sql()} "  # noqa: S608
         "WHERE id = %s AND version = %s AND updated_at = %s RETURNING id, updated_at), "
-        f"h AS ({new_hand.select_sql('g')} "
-        f"RETURNING id, created_by_id, created_at, {', '.join(copied)}), "
-        f"r AS ({new_revision.select_sql('h')} RETURNING id)"
+        f"h AS ({new_hand.select_sql('g')} RETURNING id)"
         + "".join(f", x{n} AS ({row.select_sql('g')})" for n, row in enumerate(extra))
-        + " SELECT h.id, r.id FROM h, r"
+        + " SELECT h.id FROM h"
     )
     params = [
         *game_state.params,
         game.pk,
         *read,
         *new_hand.params,
-        *new_revision.params,
         *(param for row in extra for param in row.params),
     ]
     with connection.cursor() as cursor:
@@ -979,10 +966,7 @@ def _write_new_hand(
         written = cursor.fetchone()
     if written is None:
         return False
-    hand_id, revision_id = written
-    rows.mark_saved(hand, hand_id, connection)
-    revision.hand = hand
-    rows.mark_saved(revision, revision_id, connection)
+    rows.mark_saved(hand, written[0], connection)
     return True
 
 
@@ -1048,6 +1032,7 @@ def hand_correct(
         number=stored.number,
         dispute=_deciding_dispute(stored),
     )
+    _keep_recorded_version(stored)
     stored.entry_kind = kind
     stored.entry = dict(entry)
     _set_result(stored, result)
@@ -1083,6 +1068,7 @@ def hand_undo_last(
         message = f"game {locked.pk} has no hand to undo"
         raise ValidationFailed(message, code="no_hands", fields={"game": [message]})
     last = hands.pop()
+    _keep_recorded_version(last)
     last.undone = True
     last.version += 1
     last.save(update_fields=["undone", "version", "updated_at"])
@@ -1234,6 +1220,7 @@ def _apply_disputes(game: Game, hand: Hand, by: User | None, note: str) -> None:
     for i, h in enumerate(hands):
         if h.pk == hand.pk:
             hands[i] = hand
+    _keep_recorded_version(hand)
     _set_result(hand, result)
     hand.version += 1
     changed = _rerun(game, rules, hands)

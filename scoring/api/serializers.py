@@ -604,7 +604,7 @@ class HandDetailSerializer(HandSerializer):
 
     def to_representation(self, instance: Hand) -> dict[str, Any]:
         data = super().to_representation(instance)
-        data["revisions"] = HandRevisionSerializer(instance.revisions.all(), many=True).data
+        data["revisions"] = HandRevisionSerializer(instance.history(), many=True).data
         data["disputes"] = DisputeBriefSerializer(instance.disputes.all(), many=True).data
         return data
 

@@ -53,9 +53,9 @@ def test_a_hand_is_entered_in_constant_queries(django_assert_max_num_queries: An
     record_hands(few, 1)
     many = GameFactory.create(ruleset=LONG)
     record_hands(many, 39)
-    # The game lock, then the hand, its revision and the game's new state: one statement on
-    # PostgreSQL, three elsewhere; and the savepoint around them (the test's transaction).
-    writes = 1 if connection.vendor == "postgresql" else 3
+    # The game lock, then the hand and the game's new state: one statement on PostgreSQL, two
+    # elsewhere; and the savepoint around them (the test's transaction).
+    writes = 1 if connection.vendor == "postgresql" else 2
     with django_assert_max_num_queries(1 + writes + 2):
         record_hand(many)
     assert _queries(lambda: record_hand(few)) == _queries(lambda: record_hand(many))

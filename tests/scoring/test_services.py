@@ -194,7 +194,8 @@ def test_summary_outcomes(entry: dict[str, Any], outcome: str, points: tuple[int
     assert hand.dealer == 0
     stored = Hand.objects.get(pk=hand.pk)
     assert stored.result["points"] == list(points)
-    first = stored.revisions.get()
+    assert not stored.revisions.exists()  # the hand is its own first version
+    (first,) = stored.history()
     assert first.action == HandRevision.Action.RECORDED
     assert (first.version, first.entry_kind, first.entry, first.result) == (
         1,
@@ -398,6 +399,58 @@ def test_correction_changes_the_winner_and_keeps_history() -> None:
     assert revisions[1].reason == "the caller went bait"
     assert revisions[1].changed_by == user
     assert hands[5].version == 2  # the caller's object sees the new version
+
+
+def test_the_first_version_is_stored_when_the_hand_first_changes() -> None:
+    scorekeeper, director = UserFactory.create(), UserFactory.create(director=True)
+    game = _game()
+    hand = record_hand(game, summary(caller=0, card_points=(92, 70)), by=scorekeeper)
+    entered = Hand.objects.get(pk=hand.pk)
+    assert not HandRevision.objects.filter(hand=hand).exists()
+    for version in (1, 2):
+        services.hand_correct(
+            hand=hand,
+            entry=summary(caller=0, card_points=(100 + version, 62 - version)),
+            reason=f"fix {version}",
+            by=director,
+            expected_version=version,
+        )
+    stored = list(HandRevision.objects.filter(hand=hand).order_by("version"))
+    assert [(r.version, r.action) for r in stored] == [
+        (1, "recorded"),
+        (2, "corrected"),
+        (3, "corrected"),
+    ]
+    # The first version is the hand as entered: by whom and when, not by the corrector.
+    first = stored[0]
+    assert (first.entry, first.result, first.changed_by, first.changed_at, first.reason) == (
+        entered.entry,
+        entered.result,
+        scorekeeper,
+        entered.created_at,
+        "",
+    )
+    assert Hand.objects.get(pk=hand.pk).history() == stored
+
+
+def test_a_first_version_already_stored_is_not_stored_twice() -> None:
+    game = _game()
+    hand = record_hand(game)
+    HandRevision.objects.create(**_fields_of(Hand.objects.get(pk=hand.pk).recorded_revision()))
+    services.hand_undo_last(game=game, reason="entered twice")
+    assert [r.action for r in HandRevision.objects.filter(hand=hand).order_by("version")] == [
+        "recorded",
+        "undone",
+    ]
+
+
+def _fields_of(revision: HandRevision) -> dict[str, Any]:
+    """The fields of an unsaved revision, to store it as a hand entered long ago would have."""
+    return {
+        field.attname: getattr(revision, field.attname)
+        for field in HandRevision._meta.concrete_fields
+        if not field.primary_key
+    }
 
 
 def test_correction_recomputes_later_running_totals() -> None:
