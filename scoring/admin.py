@@ -198,7 +198,8 @@ class GameAdmin(admin.ModelAdmin[Game]):
 
 @admin.register(HandRevision)
 class HandRevisionAdmin(admin.ModelAdmin[HandRevision]):
-    """Every version of every hand, read-only."""
+    """Every version of every hand that has changed, read-only. A hand never changed has no
+    row here: it is its own first version (shown with its game's hands)."""
 
     list_display = ("hand", "version", "action", "changed_by", "changed_at", "reason")
     list_filter = ("action", "changed_at")
