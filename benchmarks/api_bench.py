@@ -2,7 +2,7 @@
 
 Run from the project root (PostgreSQL and Redis on loopback)::
 
-    .venv/bin/python benchmarks/api_bench.py --pads 32 --hands 25 --pace-ms 1000
+    .venv/bin/python benchmarks/api_bench.py --pads 32 --hands 30 --rounds 4 --pace-ms 1000
 
 What is compared, and why:
 
@@ -480,7 +480,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pads", type=int, default=32, help="concurrent score-pads")
     parser.add_argument(
-        "--hands", type=int, default=20, help="(a) requests per pad per endpoint per round"
+        "--hands", type=int, default=30, help="(a) requests per pad per endpoint per round"
     )
     parser.add_argument("--rounds", type=int, default=4, help="(a) rounds over the endpoints")
     parser.add_argument(
