@@ -117,6 +117,20 @@ def test_a_row_is_remembered_as_written_once_its_transaction_commits(
     assert remembered.recall(game.pk, connection) is None
 
 
+def test_a_row_with_a_value_that_cannot_be_kept_is_forgotten(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    game = GameFactory.create()
+    remembered = rows.Remembered(Game)
+    with django_capture_on_commit_callbacks(execute=True):
+        remembered.remember_on_commit(game, connection)
+    assert remembered.recall(game.pk, connection) is not None
+    game.table = lambda: "not a value"  # type: ignore[assignment]
+    with django_capture_on_commit_callbacks(execute=True):
+        remembered.remember_on_commit(game, connection)
+    assert remembered.recall(game.pk, connection) is None  # read again, not an older copy
+
+
 def test_a_row_written_in_a_transaction_rolled_back_is_not_remembered() -> None:
     game = GameFactory.create()
     remembered = rows.Remembered(Game)
