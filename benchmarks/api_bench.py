@@ -2,7 +2,7 @@
 
 Run from the project root (PostgreSQL and Redis on loopback)::
 
-    .venv/bin/python benchmarks/api_bench.py --pads 32 --hands 30 --rounds 4 --pace-ms 1000
+    .venv/bin/python benchmarks/api_bench.py --pads 32 --hands 30 --rounds 6 --pace-ms 1000
 
 What is compared, and why:
 
@@ -26,7 +26,9 @@ Two measurements, each with ``--pads`` score-pads (threads, one keep-alive conne
 
 * **(a) capacity**, closed loop: every pad posts back to back, the next request as soon as
   the answer is in, ``--hands`` requests each, in ``--rounds`` rounds that alternate the
-  four endpoints (so a change in the machine's load hits all of them alike), after
+  four endpoints, the bare endpoint and hand entry side by side and every other round in
+  the reverse order (so a machine speeding up or slowing down through a round favours
+  neither), after
   ``--warm-up`` untimed requests per pad on each (every connection has prepared its
   statements, as in a service that has been running a while). Gives requests
   per second, p50 and p99, and the throughput ratio. In a closed loop the latency is mostly
@@ -482,7 +484,7 @@ def main() -> None:
     parser.add_argument(
         "--hands", type=int, default=30, help="(a) requests per pad per endpoint per round"
     )
-    parser.add_argument("--rounds", type=int, default=4, help="(a) rounds over the endpoints")
+    parser.add_argument("--rounds", type=int, default=6, help="(a) rounds over the endpoints")
     parser.add_argument(
         "--warm-up", type=int, default=6, help="untimed requests per pad on each endpoint first"
     )
@@ -593,8 +595,12 @@ def main() -> None:
                 },
                 hands: hand_work(pads, first, args.hands),
             }
+            order = [raw, bare, hands, unlimited]
+            if round_number % 2:
+                order.reverse()
             rates = {}
-            for name, work in works.items():
+            for name in order:
+                work = works[name]
                 phase = run_phase(Phase(f"  {name}"), clients, work)
                 print(phase.line())
                 totals[name].add(phase)
