@@ -22,7 +22,9 @@ What is compared, and why:
   and the hand number, each pad entering real games hand by hand (played in advance by the
   engine's simulator, Cape Breton standard to 500: about eight hands a game).
 
-Two measurements, each with ``--pads`` score-pads (threads, one keep-alive connection each):
+Two measurements, each with ``--pads`` score-pads (threads, a connection each: a new one for
+every request with gunicorn's synchronous workers, which close it after each answer, as nginx
+connects to them; kept alive with ``GUNICORN_WORKER_CLASS=gthread``):
 
 * **(a) capacity**, closed loop: every pad posts back to back, the next request as soon as
   the answer is in, ``--hands`` requests each, in ``--rounds`` rounds that alternate the
@@ -50,8 +52,9 @@ below any pace used here). Each goal line says met or NOT met.
 
 Setup, start to end: a dedicated PostgreSQL database (``--db``, dropped first if it exists)
 is created and migrated; one account and token per pad; gunicorn is started with
-``deploy/gunicorn.conf.py`` on a free loopback port (``GUNICORN_WORKERS`` and
-``GUNICORN_THREADS`` from the environment, printed; ``GUNICORN_MAX_REQUESTS`` is 0 unless
+``deploy/gunicorn.conf.py`` on a free loopback port (``GUNICORN_WORKERS``,
+``GUNICORN_WORKER_CLASS`` and ``GUNICORN_THREADS`` from the environment, the values in effect
+printed; ``GUNICORN_MAX_REQUESTS`` is 0 unless
 given, so no worker restarts in the middle of a measurement, and restarts are counted;
 ``DATABASE_CONN_MAX_AGE`` is 3600 unless given, so connections last the whole run), with
 ``benchmarks.api_settings`` (the service's URLs plus the two bench endpoints, throttles out of
@@ -70,6 +73,7 @@ import json
 import math
 import os
 import random
+import runpy
 import socket
 import statistics
 import subprocess
@@ -313,7 +317,8 @@ def start_gunicorn(env: dict[str, str], port: int, log: Path) -> subprocess.Pope
 
 
 class Client:
-    """One keep-alive connection; reconnects once when the server closed it in between."""
+    """One connection, opened again for the next request when the server closed it (after
+    each answer, or a kept-alive one in between)."""
 
     def __init__(self, port: int) -> None:
         self.port = port
@@ -548,13 +553,14 @@ def main() -> None:
     log = Path("/tmp") / f"api-bench-gunicorn-{os.getpid()}.log"  # noqa: S108 - a log file
     server = start_gunicorn(env, port, log)
     SERVER_CPU.append(ServerCpu(server.pid, args.db))
-    workers = os.environ.get("GUNICORN_WORKERS")
-    threads = os.environ.get("GUNICORN_THREADS")
+    conf = runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))  # as gunicorn read it
+    # more than one thread makes gunicorn use its threaded worker, whatever the class
+    worker_class = "gthread" if conf["threads"] > 1 else conf["worker_class"]
     print(
-        f"gunicorn on 127.0.0.1:{port}: "
-        f"{workers or (os.cpu_count() or 1) * 2 + 1} workers "
-        f"({'GUNICORN_WORKERS' if workers else 'default: 2 x cores + 1'}) x "
-        f"{threads or 2} threads ({'GUNICORN_THREADS' if threads else 'default'}), gthread, "
+        f"gunicorn on 127.0.0.1:{port}: {conf['workers']} {worker_class} workers x "
+        f"{conf['threads']} thread{'s' if conf['threads'] > 1 else ''} "
+        "(GUNICORN_WORKERS, GUNICORN_WORKER_CLASS, GUNICORN_THREADS; deploy/gunicorn.conf.py "
+        "when unset), "
         f"max_requests {os.environ['GUNICORN_MAX_REQUESTS']} (GUNICORN_MAX_REQUESTS; 0: workers "
         "are never restarted, the benchmark's default; the service's is 2000); database "
         f"connections kept {os.environ['DATABASE_CONN_MAX_AGE']} s (DATABASE_CONN_MAX_AGE); "

@@ -1,16 +1,33 @@
 """gunicorn settings for the web process (deploy/start-web.sh). Each value can be overridden
-from the environment, so the same file serves a small hall laptop and a larger server."""
+from the environment, so the same file serves a small hall laptop and a larger server.
+
+Workers are synchronous by default: a worker takes a connection off the listening socket only
+when it is free, so requests wait in one queue, in the order they came, for the first worker
+to finish. Requests here are short and spend their time in Python (the engine, the
+serializers), where threads of one process take turns anyway. The threaded worker (gthread)
+keeps each kept-alive connection it accepted, and accepts while its threads are busy: one
+worker can end up holding most of the connections while the others wait for work (seen with
+32 score-pads: 25 connections on one of five workers, whose p99 was six times the others').
+
+A synchronous worker is held by a slow client for as long as the request takes to arrive, so
+it belongs behind a proxy that reads the whole request first (deploy/nginx does). Where
+gunicorn faces the clients itself, set ``GUNICORN_WORKER_CLASS=gthread`` and
+``GUNICORN_THREADS`` (more than one thread makes gunicorn use gthread whatever the class).
+"""
 
 import multiprocessing
 import os
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
-workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() * 2 + 1))
-threads = int(os.environ.get("GUNICORN_THREADS", "2"))
-worker_class = "gthread"
+worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "sync")
+# One worker per core and one more, to use the core a worker leaves while it waits on
+# PostgreSQL or Redis; more only take turns on the same cores (on 2 cores, 3 workers entered
+# 2 to 19% more hands a second than 5 in four runs side by side).
+workers = int(os.environ.get("GUNICORN_WORKERS", multiprocessing.cpu_count() + 1))
+threads = int(os.environ.get("GUNICORN_THREADS", "1"))
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 30
-keepalive = 5
+keepalive = 5  # gthread only: a synchronous worker closes the connection after each answer
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "2000"))
 max_requests_jitter = 200
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
@@ -23,8 +40,8 @@ def post_worker_init(worker: object) -> None:
 
     A worker holds a few hundred thousand objects that live as long as it does (modules,
     classes, the URL tree). Python's full collection walks all of them, for tens of
-    milliseconds in which neither of the worker's threads runs: a score-pad whose request
-    lands then waits that long. Frozen, they are never walked again; what requests create
+    milliseconds in which the worker serves no request: a score-pad whose request lands
+    then waits that long. Frozen, they are never walked again; what requests create
     is collected as before.
     """
     import gc
