@@ -833,7 +833,8 @@ _games_written = rows.Remembered(Game)
 def game_last_entered(pk: int) -> Game | None:
     """The game as this process left it when it last entered one of its hands, if it still
     remembers it, to give to :func:`hand_record` instead of reading the game: a score-pad
-    enters hand after hand of one game, mostly over a connection kept to one process.
+    enters hand after hand of one game, and its next hand comes to this process again about
+    one time in as many as there are worker processes (always, with one).
 
     It may be out of date (another process or a director changed the game since), which
     ``hand_record`` finds out as it writes, the write being conditional on the game's version
