@@ -12,9 +12,9 @@ and a later row may take the key the database gave an earlier one::
     )
 
 :func:`by_pk` reads one row by its key from SQL made once per model (:func:`locked` with
-``FOR UPDATE``, :func:`by_pk_with` with the row one of its foreign keys points to), for a
-hot path that reads a row at the start of every request; a :class:`Remembered` keeps rows
-as this process last wrote them, for an optimistic writer that can skip that read.
+``FOR UPDATE``), for a hot path that reads a row at the start of every request; a
+:class:`Remembered` keeps rows as this process last wrote them, for an optimistic writer
+that can skip that read.
 
 The columns and values are the ones ``save()`` writes: every concrete field (an automatic
 primary key left to the database), each field's ``pre_save`` run first (so ``auto_now`` and
@@ -29,7 +29,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, Generic, TypeVar, cast
+from typing import Any, Generic, TypeVar
 
 from django.db import models
 from django.db.backends.base.base import BaseDatabaseWrapper
@@ -204,7 +204,6 @@ def mark_saved(obj: Model, pk: Any, connection: BaseDatabaseWrapper) -> None:
 @dataclass(frozen=True)
 class _Select:
     sql: str
-    columns: list[str]
     attnames: list[str]
     #: For each column whose value the ORM converts, its position, the column and the
     #: converters (``from_db_value`` and the database backend's own).
@@ -232,9 +231,7 @@ def _select(model: type[Model], connection: BaseDatabaseWrapper, *, lock: bool) 
             from_db = getattr(field, "from_db_value", None)  # as Field.get_db_converters
             if found or from_db:
                 converters.append((index, col, [*found, from_db] if from_db else found))
-        made = _Select(
-            sql, [field.column for field in fields], [field.attname for field in fields], converters
-        )
+        made = _Select(sql, [field.attname for field in fields], converters)
         _selects[(model, connection.vendor, lock)] = made
     return made
 
@@ -252,56 +249,6 @@ def by_pk(model: type[M], pk: Any, connection: BaseDatabaseWrapper) -> M | None:
     return _fetch(model, pk, connection, lock=False)
 
 
-def by_pk_with(model: type[M], pk: Any, relation: str, connection: BaseDatabaseWrapper) -> M | None:
-    """The row of ``model`` with primary key ``pk`` and, in the same statement, the row its
-    foreign key ``relation`` points to, set on it (``None`` when either is missing): what
-    ``model.objects.select_related(relation).filter(pk=pk).first()`` gives for a required
-    foreign key, without building the query each time."""
-    field = model._meta.get_field(relation)
-    if not isinstance(field, models.ForeignKey):
-        raise TypeError(f"{model.__name__}.{relation} is not a foreign key")
-    related = cast("type[Model]", field.related_model)  # a class once the apps are loaded
-    key = (model, relation, connection.vendor)
-    join = _joins.get(key)
-    if join is None:
-        quote = connection.ops.quote_name
-        own = _select(model, connection, lock=False)
-        other = _select(related, connection, lock=False)
-        columns = ", ".join(
-            [f"a.{quote(c)}" for c in own.columns] + [f"b.{quote(c)}" for c in other.columns]
-        )
-        join = (
-            f"SELECT {columns} FROM {quote(model._meta.db_table)} a "  # noqa: S608 - quoted names
-            f"JOIN {quote(related._meta.db_table)} b "
-            f"ON b.{quote(related._meta.pk.column)} = a.{quote(field.column)} "
-            f"WHERE a.{quote(model._meta.pk.column)} = %s"
-        )
-        _joins[key] = join
-    with connection.cursor() as cursor:
-        cursor.execute(join, [pk])
-        row = cursor.fetchone()
-    if row is None:
-        return None
-    own = _select(model, connection, lock=False)
-    found = _instance(model, own, list(row[: len(own.columns)]), connection)
-    other = _select(related, connection, lock=False)
-    target = _instance(related, other, list(row[len(own.columns) :]), connection)
-    field.set_cached_value(found, target)
-    return found
-
-
-_joins: dict[tuple[type[Model], str, str], str] = {}
-
-
-def _instance(
-    model: type[M], select: _Select, values: list[Any], connection: BaseDatabaseWrapper
-) -> M:
-    for index, col, converters in select.converters:
-        for convert in converters:
-            values[index] = convert(values[index], col, connection)
-    return model.from_db(connection.alias, select.attnames, values)
-
-
 def _fetch(model: type[M], pk: Any, connection: BaseDatabaseWrapper, *, lock: bool) -> M | None:
     select = _select(model, connection, lock=lock)
     with connection.cursor() as cursor:
@@ -309,7 +256,11 @@ def _fetch(model: type[M], pk: Any, connection: BaseDatabaseWrapper, *, lock: bo
         row = cursor.fetchone()
     if row is None:
         return None
-    return _instance(model, select, list(row), connection)
+    values = list(row)
+    for index, col, converters in select.converters:
+        for convert in converters:
+            values[index] = convert(values[index], col, connection)
+    return model.from_db(connection.alias, select.attnames, values)
 
 
 class Remembered(Generic[M]):

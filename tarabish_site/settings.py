@@ -191,7 +191,7 @@ STORAGES = {
 # ------------------------------------------------------------------------------------------ api
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "tarabish_site.api.authentication.TokenAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["tarabish_site.api.permissions.DenyAll"],

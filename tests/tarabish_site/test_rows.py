@@ -181,23 +181,3 @@ def test_the_short_paths_are_taken_for_plain_columns() -> None:
     assert kinds["outcome"] == kinds["trump"] == "text"
     assert kinds["undone"] == "boolean"
     assert kinds["entry"] == kinds["created_at"] == kinds["game"] == "generic"
-
-
-def test_a_row_and_the_row_its_foreign_key_points_to_are_read_at_once(
-    django_assert_num_queries: Any,
-) -> None:
-    game = GameFactory.create()
-    hand = _hand(game)
-    hand.save()
-    expected = Hand.objects.select_related("game").get(pk=hand.pk)
-    with django_assert_num_queries(1):
-        found = rows.by_pk_with(Hand, hand.pk, "game", connection)
-        assert found is not None
-        assert found.game.ruleset == expected.game.ruleset  # JSON decoded, as from the ORM
-    assert model_to_dict(found) == model_to_dict(expected)
-    assert model_to_dict(found.game) == model_to_dict(expected.game)
-    assert not found._state.adding
-    assert not found.game._state.adding
-    assert rows.by_pk_with(Hand, hand.pk + 1000, "game", connection) is None
-    with pytest.raises(TypeError, match="not a foreign key"):
-        rows.by_pk_with(Hand, hand.pk, "number", connection)
