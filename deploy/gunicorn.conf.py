@@ -7,7 +7,7 @@ to finish. Requests here are short and spend their time in Python (the engine, t
 serializers), where threads of one process take turns anyway. The threaded worker (gthread)
 keeps each kept-alive connection it accepted, and accepts while its threads are busy: one
 worker can end up holding most of the connections while the others wait for work (seen with
-32 score-pads: 25 connections on one of five workers, whose p99 was six times the others').
+32 score-pads: 25 connections on one of five workers, whose p99 was six to eight times the others').
 
 A synchronous worker is held by a slow client for as long as the request takes to arrive, so
 it belongs behind a proxy that reads the whole request first (deploy/nginx does). Where
