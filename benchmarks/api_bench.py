@@ -24,7 +24,8 @@ What is compared, and why:
 
 Two measurements, each with ``--pads`` score-pads (threads, a connection each: a new one for
 every request with gunicorn's synchronous workers, which close it after each answer, as nginx
-connects to them; kept alive with ``GUNICORN_WORKER_CLASS=gthread``):
+connects to them; kept alive with ``GUNICORN_WORKER_CLASS=gthread``; the pads' own garbage
+collector is off while a phase is timed, so its pauses are not counted as the server's):
 
 * **(a) capacity**, closed loop: every pad posts back to back, the next request as soon as
   the answer is in, ``--hands`` requests each, in ``--rounds`` rounds that alternate the
