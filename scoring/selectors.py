@@ -71,7 +71,8 @@ def team_list(*, player: Player | int | None = None, search: str = "") -> QueryS
 
 def visible_to(games: QuerySet[G], user: AnyUser | None) -> QuerySet[G]:
     """The games of ``games`` that ``user`` may follow (see ``services.user_can_see``): the
-    public ones, and the private ones they keep score in; directors see every game."""
+    public ones, and the private ones they keep score in; directors of every game see every
+    game (a tournament's directors keep score in its match games)."""
     if user_can_direct(user):
         return games
     if user is None or not user.is_authenticated:

@@ -84,30 +84,40 @@ SIDES = (Side.TEAM_A, Side.TEAM_B)
 # ----------------------------------------------------------------------------- permissions
 
 
-def user_can_direct(user: AnyUser | None) -> bool:
-    """Whether ``user`` is a director: reopens games and rules on disputes.
+def user_can_direct(user: AnyUser | None, game: Game | None = None) -> bool:
+    """Whether ``user`` is a director (reopens games, rules on disputes, corrects the hands of
+    finished games): of every game, or with ``game``, of that one.
 
-    Directors are staff accounts or accounts given the ``scoring.direct_games`` permission.
+    Directors of every game are staff accounts and accounts given the ``scoring.direct_games``
+    permission. Another app may make someone the director of some games only (a tournament's
+    directors direct its match games): it is asked through ``signals.game_directed_by``, only
+    when a game is given and the user directs no game otherwise.
     """
     if user is None or not user.is_authenticated or not user.is_active:
         return False
     if getattr(user, "is_staff", False):
         return True
     has_perm = getattr(user, "has_perm", None)
-    return bool(has_perm is not None and has_perm(DIRECT_PERMISSION))
+    if has_perm is not None and has_perm(DIRECT_PERMISSION):
+        return True
+    if game is None or game.pk is None:
+        return False
+    answers = signals.game_directed_by.send(sender=Game, game=game, user=user)
+    return any(bool(answer) for _receiver, answer in answers)
 
 
 def user_can_keep_score(user: AnyUser | None, game: Game) -> bool:
-    """Whether ``user`` may write to ``game``: one of its scorekeepers, or a director.
+    """Whether ``user`` may write to ``game``: one of its scorekeepers, or its director.
 
     The cheapest answers come first (the game's creator and staff need no query; a
-    scorekeeper one; the director permission two), since every hand entered asks this.
+    scorekeeper one; the director permission two, and a director of the game's tournament one
+    more), since every hand entered asks this.
     """
     if user is None or not user.is_authenticated or not user.is_active:
         return False
     if game.created_by_id == user.pk or getattr(user, "is_staff", False):
         return True
-    return game.scorekeepers.filter(pk=user.pk).exists() or user_can_direct(user)
+    return game.scorekeepers.filter(pk=user.pk).exists() or user_can_direct(user, game)
 
 
 def user_can_see(user: AnyUser | None, game: Game) -> bool:
@@ -161,9 +171,10 @@ def _on_commit_result_changed(game_id: int) -> None:
     )
 
 
-def _refuse_unless_director(by: User | None, doing: str) -> None:
-    """Directors' acts: ``by`` None is the service itself (tasks, demo, tournament manager)."""
-    if by is not None and not user_can_direct(by):
+def _refuse_unless_director(by: User | None, game: Game, doing: str) -> None:
+    """Acts of ``game``'s directors: ``by`` None is the service itself (tasks, demo, tournament
+    manager)."""
+    if by is not None and not user_can_direct(by, game):
         message = f"only a director may {doing}"
         raise NotAllowed(message, code="director_only", fields={"by": [message]})
 
@@ -479,7 +490,7 @@ def game_reopen(*, game: Game, by: User | None = None, expected_version: int | N
     """Reopen a finished or ended-early game (a director's act: anyone else is refused).
     Its result then follows the hands again: a game whose hands still end it is finished
     again by the next correction or undo."""
-    _refuse_unless_director(by, "reopen a game")
+    _refuse_unless_director(by, game, "reopen a game")
     locked = _game_for_update(game)
     _refuse_if_changed(locked, expected_version)
     if locked.status == Game.Status.IN_PROGRESS:
@@ -1022,7 +1033,7 @@ def hand_correct(
         _refuse_unless_running(game, "correcting a hand")
     if game.status == Game.Status.FINISHED:
         # A correction can change or undo the result of a finished game: a director's act.
-        _refuse_unless_director(by, "correct a hand of a finished game")
+        _refuse_unless_director(by, game, "correct a hand of a finished game")
     kind = entry_kind or stored.entry_kind
     rules = game.engine_ruleset
     result = _score(
@@ -1295,8 +1306,8 @@ def dispute_rule(
     """A director's ruling on the engine's verdict (anyone else is refused):
     ``upheld`` lets it stand, ``overruled`` decides the opposite. Both stay visible, and the
     hand and the game follow the ruling."""
-    _refuse_unless_director(by, "rule on a misplay dispute")
     game, stored = _dispute_for_update(dispute)
+    _refuse_unless_director(by, game, "rule on a misplay dispute")
     if ruling not in (MisplayDispute.Ruling.UPHELD, MisplayDispute.Ruling.OVERRULED):
         message = f'a ruling is "upheld" or "overruled", not {ruling!r}'
         raise ValidationFailed(message, fields={"ruling": [message]})

@@ -10,9 +10,15 @@ hand of an evening would otherwise wake every receiver.
 ``sender=Game`` and ``game``. A receiver that runs it answers with the local path of its page,
 where the next game is started so that it counts; the score-pad then sends the scorekeeper there
 and starts no game of its own (see :func:`scoring.selectors.game_owner_page`).
+
+``game_directed_by`` asks whether another app makes a user a director of one game, with
+``sender=Game``, ``game`` and ``user``: a tournament's directors direct the games of its matches,
+and those only. A receiver that makes them one answers True (see
+:func:`scoring.services.user_can_direct`).
 """
 
 from django.dispatch import Signal
 
 game_result_changed = Signal()
 game_owner_page = Signal()
+game_directed_by = Signal()

@@ -370,7 +370,7 @@ def game_pad(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "then": selectors.game_owner_page(game) or _then(request),
             "can_write": can_write,
-            "can_direct": services.user_can_direct(request.user),
+            "can_direct": services.user_can_direct(request.user, game),
             "form": _hand_form(game, initial={"count_team": "team_a"}),
             "config": pad_config(request, game),
             "first_dealer_flips": [
@@ -718,12 +718,14 @@ def hand_dispute(request: HttpRequest, pk: int, number: int) -> HttpResponse:
 @login_required
 def dispute_rule(request: HttpRequest, pk: int) -> HttpResponse:
     """A director upholds or overrules the engine's verdict."""
-    if not services.user_can_direct(request.user):
-        return HttpResponseForbidden(_("Only a director rules on disputes."))
     try:
         dispute = selectors.dispute_detail(pk)
     except NotFound:
         raise Http404(_("There is no such dispute.")) from None
+    if not services.user_can_see(request.user, dispute.hand.game):
+        raise Http404(_("There is no such dispute."))
+    if not services.user_can_direct(request.user, dispute.hand.game):
+        return HttpResponseForbidden(_("Only a director of this game rules on its disputes."))
     form = DisputeRulingForm(request.POST)
     next_url = request.POST.get("next") or reverse("scoring:game-pad", args=[dispute.hand.game_id])
     if form.is_valid():

@@ -659,11 +659,12 @@ class DisputeViewSet(mixins.ListModelMixin, JsonApiViewSet):
     @idempotent
     @action(detail=True, methods=["post"], permission_classes=[Director])
     def ruling(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
+        dispute = MisplayDispute.objects.select_related("hand__game").filter(pk=int(pk)).first()
+        if dispute is None or not services.user_can_see(request.user, dispute.hand.game):
+            raise NotFound(f"misplay dispute {pk} does not exist")
+        self.check_object_permissions(request, dispute)
         serializer = DisputeRulingSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
-        dispute = MisplayDispute.objects.filter(pk=int(pk)).first()
-        if dispute is None:
-            raise NotFound(f"misplay dispute {pk} does not exist")
         services.dispute_rule(
             dispute=dispute,
             ruling=serializer.validated_data["ruling"],

@@ -249,10 +249,11 @@ def test_dispute_is_opened_and_its_verdict_shown(
     assert dispute.status == MisplayDispute.Status.NOT_PROVEN
     page = client.get(reverse("scoring:game-pad", args=[game.pk])).content.decode()
     assert f'data-dispute="{dispute.pk}" data-status="not_proven"' in page
-    # a director upholds the verdict from the day's page form
+    # its scorekeeper may not rule; a director upholds the verdict from the day's page form
+    rule = reverse("scoring:dispute-rule", args=[dispute.pk])
+    assert client.post(rule, {"ruling": "upheld", "next": "/"}).status_code == 403
     director = UserFactory(director=True)
     client.force_login(director)
-    rule = reverse("scoring:dispute-rule", args=[dispute.pk])
     assert client.post(rule, {"ruling": "upheld", "next": "/"}).status_code == 302
     dispute.refresh_from_db()
     assert dispute.ruling == "upheld"
