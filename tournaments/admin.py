@@ -187,9 +187,8 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         if not change:
             return  # the service named the organiser a director
+        # A director named here directs the tournament's match games (and no other game).
         super().save_related(request, form, formsets, change)
-        # A director named here rules on the disputes of the tournament's games.
-        services.directors_grant(tournament_id=form.instance.pk)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
         state = "stages__matches__state"

@@ -8,10 +8,15 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from scoring.signals import game_owner_page, game_result_changed
-        from tournaments.receivers import match_page_of_game, on_game_result_changed
+        from scoring.signals import game_directed_by, game_owner_page, game_result_changed
+        from tournaments.receivers import (
+            director_of_game,
+            match_page_of_game,
+            on_game_result_changed,
+        )
 
         game_result_changed.connect(
             on_game_result_changed, dispatch_uid="tournaments.game_result_changed"
         )
         game_owner_page.connect(match_page_of_game, dispatch_uid="tournaments.game_owner_page")
+        game_directed_by.connect(director_of_game, dispatch_uid="tournaments.game_directed_by")

@@ -1,10 +1,10 @@
-"""Signal receivers: they only enqueue tasks."""
+"""Signal receivers: they enqueue tasks, or answer what scoring asks about a game."""
 
 from typing import Any
 
 from django.urls import reverse
 
-from tournaments.selectors import game_is_in_a_match, match_of_game
+from tournaments.selectors import game_directed_by, game_is_in_a_match, match_of_game
 from tournaments.tasks import match_sync_for_game
 
 
@@ -22,3 +22,9 @@ def match_page_of_game(sender: object, *, game: Any, **kwargs: Any) -> str | Non
     page, where its next game is started (a game started anywhere else would not count)."""
     match_id = match_of_game(game.pk)
     return None if match_id is None else reverse("tournaments:match-detail", args=[match_id])
+
+
+def director_of_game(sender: object, *, game: Any, user: Any, **kwargs: Any) -> bool:
+    """``scoring.signals.game_directed_by``: a tournament's organiser and directors direct the
+    games of its matches (rule on their disputes, reopen them), and no other game."""
+    return game_directed_by(game.pk, user)

@@ -152,6 +152,18 @@ def match_of_game(game_id: int) -> int | None:
     return None if found is None else int(found[0])
 
 
+def game_directed_by(game_id: int, user: Viewer) -> bool:
+    """Whether ``user`` directs the tournament a scoring game is played for (its organiser or
+    one of its directors), which makes them a director of the game; a game no longer counted
+    for its match (discarded) too, since its history stays the tournament's."""
+    if user is None or not user.is_authenticated:
+        return False
+    tournament = Q(match__stage__tournament__organiser_id=user.pk) | Q(
+        match__stage__tournament__directors=user.pk
+    )
+    return MatchGame.objects.filter(tournament, game_id=game_id).exists()
+
+
 def game_is_in_a_match(game_id: int) -> bool:
     """Whether a scoring game was played for a match (casual games have nothing to update).
 

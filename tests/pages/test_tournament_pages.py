@@ -244,3 +244,12 @@ def test_director_day_shows_a_dispute_with_the_engine_verdict(
     assert "Misplay not proven" in text
     assert escape(dispute.reason) in text
     assert reverse("scoring:dispute-rule", args=[dispute.pk]) in text
+    # The organiser directs the tournament's games (and holds no right over every game): the
+    # day's form rules on the dispute.
+    assert not tournament.organiser.has_perm("scoring.direct_games")
+    ruled = client.post(
+        reverse("scoring:dispute-rule", args=[dispute.pk]), {"ruling": "overruled", "note": "x"}
+    )
+    assert ruled.status_code == 302
+    dispute.refresh_from_db()
+    assert dispute.ruling == "overruled"

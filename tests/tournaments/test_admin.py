@@ -129,7 +129,7 @@ def test_a_forfeit_is_awarded_from_the_match_list(admin_client_for_director: Cli
     assert (match.state, match.forfeit, match.winner_id) == ("complete", True, match.home_id)
 
 
-def test_a_director_named_in_the_admin_may_direct_games(
+def test_a_director_named_in_the_admin_directs_that_tournament_only(
     admin_client_for_director: Client,
 ) -> None:
     import json
@@ -159,7 +159,9 @@ def test_a_director_named_in_the_admin_may_direct_games(
         f"/admin/tournaments/tournament/{tournament.pk}/change/", form
     )
     assert response.status_code == 302
-    assert get_user_model().objects.get(pk=named.pk).has_perm("scoring.direct_games")
+    assert tournament.directors.filter(pk=named.pk).exists()
+    # The right goes with the tournament: none over every game.
+    assert not get_user_model().objects.get(pk=named.pk).has_perm("scoring.direct_games")
 
 
 def test_a_tournament_made_private_in_the_admin_takes_its_games_along(

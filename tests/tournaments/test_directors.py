@@ -1,6 +1,6 @@
 # mypy: disable-error-code="no-untyped-call,attr-defined,arg-type,union-attr"
-"""A tournament's directors are directors of its games: named through the API, they keep
-score in its match games and rule on their misplay disputes."""
+"""A tournament's directors are directors of its games, and of no other: named through the
+API, they keep score in its match games and rule on their misplay disputes."""
 
 from __future__ import annotations
 
@@ -11,13 +11,19 @@ import pytest
 from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
+from scoring import services as scoring_services
 from scoring.engine import preset, simulate_hand
-from scoring.models import MisplayDispute
+from scoring.models import Game, MisplayDispute
 from tarabish_site.api.errors import NotAllowed
-from tests.scoring.factories import UserFactory, record_hand
+from tests.scoring.factories import GameFactory, UserFactory, record_hand
 from tests.tournaments.factories import add_stage, tournament_ready
 from tournaments.models import Match
-from tournaments.services import stage_start, tournament_create, tournament_director_add
+from tournaments.services import (
+    match_game_start,
+    stage_start,
+    tournament_create,
+    tournament_director_add,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -76,7 +82,7 @@ def test_a_named_director_rules_on_a_dispute_of_a_match_game(
     assert MisplayDispute.objects.get().ruling == "upheld"
 
 
-def test_only_a_director_of_games_creates_a_tournament_or_names_a_director() -> None:
+def test_only_a_director_of_games_creates_a_tournament_and_its_directors_name_others() -> None:
     plain = UserFactory()
     with pytest.raises(NotAllowed):
         tournament_create(
@@ -84,8 +90,58 @@ def test_only_a_director_of_games_creates_a_tournament_or_names_a_director() -> 
         )
     tournament = tournament_ready(2)  # its organiser was made without the right to direct games
     with pytest.raises(NotAllowed):
-        tournament_director_add(
-            tournament_id=tournament.pk, actor=tournament.organiser, user_id=plain.pk
-        )
-    tournament_director_add(tournament_id=tournament.pk, actor=None, user_id=plain.pk)
-    assert get_user_model().objects.get(pk=plain.pk).has_perm("scoring.direct_games")
+        tournament_director_add(tournament_id=tournament.pk, actor=plain, user_id=plain.pk)
+    tournament_director_add(
+        tournament_id=tournament.pk, actor=tournament.organiser, user_id=plain.pk
+    )
+    assert tournament.directors.filter(pk=plain.pk).exists()
+    assert not get_user_model().objects.get(pk=plain.pk).has_perm("scoring.direct_games")
+
+
+def _match_game(organiser: Any) -> Game:
+    tournament = tournament_ready(2, organiser=organiser)
+    stage = add_stage(tournament, "single_elim")
+    stage_start(stage_id=stage.pk, actor=organiser)
+    match = Match.objects.get(stage=stage)
+    return match_game_start(match_id=match.pk, actor=organiser, first_dealer=0).game
+
+
+def test_a_tournaments_director_directs_its_match_games_and_no_other() -> None:
+    organiser = UserFactory(director=True)
+    game = _match_game(organiser)
+    tournament = game.match_link.match.stage.tournament
+    account = UserFactory()
+    tournament_director_add(tournament_id=tournament.pk, actor=organiser, user_id=account.pk)
+    casual = GameFactory.create()
+    elsewhere = _match_game(UserFactory(director=True))
+    named = get_user_model().objects.get(pk=account.pk)
+
+    assert scoring_services.user_can_direct(named, game)
+    assert scoring_services.user_can_keep_score(named, game)
+    assert not scoring_services.user_can_direct(named)
+    assert not scoring_services.user_can_direct(named, casual)
+    assert not scoring_services.user_can_direct(named, elsewhere)
+    assert scoring_services.user_can_direct(organiser, casual)  # a director of every game
+
+    # Through the API: the named director reopens the tournament's game, not a casual one.
+    for target in (game, casual):
+        scoring_services.game_end_early(game=target, reason="the hall closed")
+    reopen = "/api/v1/games/{}/reopen/"
+    refused = client_for(named).post(
+        reopen.format(casual.pk),
+        headers={"If-Match": f'"{Game.objects.get(pk=casual.pk).version}"'},
+    )
+    assert refused.status_code == 403
+    assert refused.json()["message"] == "Only a director may do this."
+    reopened = client_for(named).post(
+        reopen.format(game.pk), headers={"If-Match": f'"{Game.objects.get(pk=game.pk).version}"'}
+    )
+    assert reopened.status_code == 200, reopened.json()
+    assert reopened.json()["status"] == "in_progress"
+
+    # The right ends with the tournament's list of directors.
+    tournament.directors.remove(named)
+    assert not scoring_services.user_can_direct(named, game)
+    scoring_services.game_end_early(game=Game.objects.get(pk=game.pk), reason="again")
+    with pytest.raises(NotAllowed):
+        scoring_services.game_reopen(game=Game.objects.get(pk=game.pk), by=named)

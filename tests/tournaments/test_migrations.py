@@ -36,3 +36,44 @@ def test_directors_named_earlier_may_direct_games() -> None:
     users = get_user_model().objects
     assert users.get(username="old-director").has_perm("scoring.direct_games")
     assert users.get(username="old-organiser").has_perm("scoring.direct_games")
+
+
+LATEST = [("tournaments", "0004_directors_of_their_games_only")]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_directors_named_earlier_keep_the_right_to_their_tournaments_games_only() -> None:
+    executor = MigrationExecutor(connection)
+    executor.migrate(AFTER)
+    old = executor.loader.project_state(AFTER).apps
+    users = old.get_model("auth", "User").objects
+    named = users.create(username="named-director")
+    organiser = users.create(username="organiser")
+    staff = users.create(username="staff-director", is_staff=True)
+    tournament = old.get_model("tournaments", "Tournament").objects.create(
+        name="Old Open",
+        slug="old-open",
+        starts_on=dt.date(2026, 1, 1),
+        ends_on=dt.date(2026, 1, 1),
+        ruleset={},
+        organiser=organiser,
+    )
+    tournament.directors.add(named, staff)
+    permission = old.get_model("auth", "Permission").objects.get(
+        content_type__app_label="scoring", codename="direct_games"
+    )
+    for user in (named, organiser, staff):
+        user.user_permissions.add(permission)
+
+    def holders() -> set[str]:
+        return set(permission.user_set.values_list("username", flat=True))
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(LATEST)
+    assert holders() == {"organiser", "staff-director"}
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(AFTER)  # and back: every director holds it again, as 0003 left them
+    assert holders() == {"named-director", "organiser", "staff-director"}
+    executor = MigrationExecutor(connection)
+    executor.migrate(LATEST)

@@ -203,7 +203,7 @@ class TournamentViewSet(mixins.ListModelMixin, JsonApiViewSet):
         return Response(StageSerializer(stage).data)
 
     @_action_schema(
-        "Name a director (who may then rule on disputes of its games)",
+        "Name a director (who then directs its match games: disputes, reopening)",
         TAG_T,
         TournamentSerializer,
         DirectorSerializer,

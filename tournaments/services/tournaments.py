@@ -8,7 +8,6 @@ from datetime import date
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -65,8 +64,8 @@ def check_match_format(match_format: str, match_games: int) -> None:
 
 
 def can_create_tournament(actor: Actor) -> bool:
-    """A director of games (staff, or the ``scoring.direct_games`` permission) creates
-    tournaments, since a tournament's directors rule on the disputes of its games."""
+    """A director of every game (staff, or the ``scoring.direct_games`` permission) creates
+    tournaments: an organiser, who then names each tournament's other directors."""
     return actor is None or scoring_services.user_can_direct(actor)
 
 
@@ -121,8 +120,8 @@ def tournament_create(
 ) -> Tournament:
     """Create a tournament in draft; ``actor`` becomes its organiser and first director.
 
-    Only a director of games (staff, or the ``scoring.direct_games`` permission) creates a
-    tournament, since a tournament's directors rule on the disputes of its games.
+    Only a director of every game (staff, or the ``scoring.direct_games`` permission) creates
+    a tournament; its directors then direct its match games only.
     """
     if not can_create_tournament(actor):
         raise NotAllowed(
@@ -217,23 +216,19 @@ def tournament_update(
 
 @transaction.atomic
 def tournament_director_add(*, tournament_id: int, actor: Actor, user_id: int) -> Tournament:
-    """Name a director of the tournament.
+    """Name a director of the tournament (by one of its directors, or the service itself).
 
-    A tournament's directors rule on the misplay disputes of its games and reopen them, so
-    naming one grants the ``scoring.direct_games`` permission. Only a director of the
-    tournament who may direct games names another (the service itself may too).
+    A tournament's directors run it, and direct the games of its matches: they rule on their
+    misplay disputes, reopen them and correct their finished hands (scoring asks through
+    ``scoring.signals.game_directed_by``). No other game: the right goes with the tournament,
+    and ends when they are no longer among its directors.
     """
     tournament = _locked(tournament_id)
     require_director(tournament, actor)
-    if actor is not None and not scoring_services.user_can_direct(actor):
-        raise NotAllowed(
-            "Only a director of games may name another director.", code="director_only"
-        )
     user = get_user_model().objects.filter(pk=user_id, is_active=True).first()
     if user is None:
         raise invalid("user", f"there is no active account {user_id}.")
     tournament.directors.add(user)
-    user.user_permissions.add(_direct_permission())
     return _bump(tournament)
 
 
@@ -244,19 +239,6 @@ def match_games_follow(*, tournament: Tournament) -> None:
         games=Game.objects.filter(match_link__match__stage__tournament=tournament),
         public=tournament.public,
     )
-
-
-def directors_grant(*, tournament_id: int) -> None:
-    """Give every director of the tournament the right to direct games (after the admin
-    edits the list of directors, which is a director's act)."""
-    permission = _direct_permission()
-    for user in Tournament.objects.get(pk=tournament_id).directors.all():
-        user.user_permissions.add(permission)
-
-
-def _direct_permission() -> Permission:
-    app_label, codename = scoring_services.DIRECT_PERMISSION.split(".")
-    return Permission.objects.get(content_type__app_label=app_label, codename=codename)
 
 
 def _locked(tournament_id: int) -> Tournament:
