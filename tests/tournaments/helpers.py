@@ -9,9 +9,10 @@ from tournaments.models import Match
 from tournaments.services import match_game_start, match_sync
 
 
-def win_game(match: Match, winner: str = "home") -> Game:
-    """Start the match's next game and enter hands that the ``winner`` side calls and makes."""
-    link = match_game_start(match_id=match.pk, actor=None, first_dealer=0)
+def win_game(match: Match, winner: str = "home", seats: list[int] | None = None) -> Game:
+    """Start the match's next game (with ``seats``, the four players clockwise, when given) and
+    enter hands that the ``winner`` side calls and makes."""
+    link = match_game_start(match_id=match.pk, actor=None, first_dealer=0, seats=seats)
     game = link.game
     caller, points = (0, [140, 22]) if winner == "home" else (1, [22, 140])
     while game.status == Game.Status.IN_PROGRESS:

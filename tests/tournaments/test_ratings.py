@@ -1,5 +1,6 @@
 # mypy: disable-error-code="no-untyped-call,attr-defined,arg-type,union-attr"
-"""Ratings follow the results: a changed result is re-rated in its place, once."""
+"""Ratings follow the results: a changed result is re-rated in its place, once; the players
+rated are those who played."""
 
 from __future__ import annotations
 
@@ -7,10 +8,17 @@ from typing import Any
 
 import pytest
 
+from tests.scoring.factories import PlayerFactory
 from tests.tournaments.factories import add_stage, tournament_ready
-from tests.tournaments.helpers import win_match
+from tests.tournaments.helpers import win_game, win_match
 from tournaments.models import Match, PlayerRating, RatingChange
-from tournaments.services import match_forfeit, ratings_update_for_match, stage_start
+from tournaments.services import (
+    entry_substitute_add,
+    match_forfeit,
+    match_sync,
+    ratings_update_for_match,
+    stage_start,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -87,3 +95,49 @@ def test_a_forfeit_over_a_played_result_takes_its_rating_back(
     assert RatingChange.objects.count() == 4 * (len(matches) - 1)
     after = ratings()
     assert after == replayed(order)
+
+
+def _best_of_three_with_a_substitute(capture: Any, games_sat_in: int) -> tuple[Match, int]:
+    """A best-of-three final the home side wins 2-0, a substitute sitting in for its first
+    player in the first ``games_sat_in`` games."""
+    tournament = tournament_ready(2, match_games=3, substitutes_allowed=True)
+    stage = add_stage(tournament, "single_elim")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    match = Match.objects.select_related("home__team", "away__team").get(stage=stage)
+    sub = PlayerFactory()
+    entry_substitute_add(entry_id=match.home_id, actor=None, player_id=sub.pk)
+    home, away = match.home.team, match.away.team
+    with capture(execute=True):
+        for number in range(2):
+            seat_0 = sub.pk if number < games_sat_in else home.player_one_id
+            seats = [seat_0, away.player_one_id, home.player_two_id, away.player_two_id]
+            win_game(match, "home", seats=seats)
+            match_sync(match_id=match.pk)
+    match.refresh_from_db()
+    assert match.state == Match.State.COMPLETE
+    return match, sub.pk
+
+
+def test_a_substitute_who_played_the_match_is_rated_in_place_of_the_player(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    match, sub = _best_of_three_with_a_substitute(django_capture_on_commit_callbacks, 2)
+    home = match.home.team
+    winners = set(
+        RatingChange.objects.filter(match=match, result="win").values_list("player_id", flat=True)
+    )
+    assert winners == {sub, home.player_two_id}
+    assert not PlayerRating.objects.filter(player_id=home.player_one_id).exists()
+    assert not ratings_update_for_match(match_id=match.pk)  # already as it should be
+
+
+def test_a_substitute_for_half_the_match_leaves_the_registered_player_rated(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    match, sub = _best_of_three_with_a_substitute(django_capture_on_commit_callbacks, 1)
+    home = match.home.team
+    winners = set(
+        RatingChange.objects.filter(match=match, result="win").values_list("player_id", flat=True)
+    )
+    assert winners == {home.player_one_id, home.player_two_id}
+    assert not RatingChange.objects.filter(player_id=sub).exists()

@@ -1,5 +1,6 @@
 """Player ratings: OpenSkill (Plackett-Luce), one update per finished match, with history."""
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -48,7 +49,12 @@ def ratings_update_for_match(*, match_id: int) -> bool:
 
 
 def _players(match: Match) -> tuple[tuple[int, int], tuple[int, int]] | None:
-    """The two pairs of players a match rates, or None if it rates nobody."""
+    """The two pairs of players a match rates, or None if it rates nobody.
+
+    Those who played it: on each side, the two players who sat in most of its counted games
+    (the home side sits as team A, seats 0 and 2), a registered player before a substitute
+    who sat in as many, so a substitute is rated only for a match they played most of. A
+    match with no game recorded rates its entries' registered players."""
     if (
         match.state != Match.State.COMPLETE
         or match.bye
@@ -57,10 +63,22 @@ def _players(match: Match) -> tuple[tuple[int, int], tuple[int, int]] | None:
         or match.away is None
     ):
         return None
-    return (
+    registered = (
         (match.home.team.player_one_id, match.home.team.player_two_id),
         (match.away.team.player_one_id, match.away.team.player_two_id),
     )
+    games = [link.game for link in match.match_games.all() if not link.discarded]
+    if not games:
+        return registered
+    played = []
+    for pair, seats in zip(registered, ((0, 2), (1, 3)), strict=True):
+        sat = Counter(game.seat_ids[seat] for game in games for seat in seats)
+        first, second = sorted(sat, key=lambda pid: (-sat[pid], pid not in pair, pid))[:2]
+        played.append((first, second))
+    home, away = played
+    if set(home) & set(away):  # one player on both sides across games: rate the entries
+        return registered
+    return home, away
 
 
 def _results(match: Match) -> tuple[str, str]:
@@ -94,7 +112,12 @@ def _lock_ratings(players: set[int]) -> dict[int, PlayerRating]:
 
 
 def _matches(ids: set[int]) -> dict[int, Match]:
-    return Match.objects.select_related("home__team", "away__team").in_bulk(ids)
+    """The matches with their entries' teams and their games (for who sat in them)."""
+    return (
+        Match.objects.select_related("home__team", "away__team")
+        .prefetch_related("match_games__game")
+        .in_bulk(ids)
+    )
 
 
 def _update(match_id: int) -> bool:
