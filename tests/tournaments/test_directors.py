@@ -145,3 +145,28 @@ def test_a_tournaments_director_directs_its_match_games_and_no_other() -> None:
     scoring_services.game_end_early(game=Game.objects.get(pk=game.pk), reason="again")
     with pytest.raises(NotAllowed):
         scoring_services.game_reopen(game=Game.objects.get(pk=game.pk), by=named)
+
+
+def test_a_director_taken_off_through_the_api_directs_its_games_no_more() -> None:
+    organiser = UserFactory(director=True)
+    game = _match_game(organiser)
+    tournament = game.match_link.match.stage.tournament
+    named = UserFactory()
+    tournament_director_add(tournament_id=tournament.pk, actor=organiser, user_id=named.pk)
+    url = f"/api/v1/tournaments/{tournament.slug}/directors/{{}}/"
+
+    assert client_for(UserFactory()).delete(url.format(named.pk)).status_code == 403
+    kept = client_for(named).delete(url.format(organiser.pk))
+    assert kept.status_code == 400
+    assert list(kept.json()["fields"]) == ["user"]
+    unknown = client_for(organiser).delete(url.format(99999))
+    assert unknown.status_code == 400
+    assert "is not a director" in unknown.json()["fields"]["user"][0]
+    version = type(tournament).objects.get(pk=tournament.pk).version
+
+    removed = client_for(organiser).delete(url.format(named.pk))
+    assert removed.status_code == 200, removed.json()
+    assert removed.json()["version"] == version + 1
+    assert not tournament.directors.filter(pk=named.pk).exists()
+    assert not scoring_services.user_can_direct(get_user_model().objects.get(pk=named.pk), game)
+    assert client_for(named).delete(url.format(named.pk)).status_code == 403

@@ -221,6 +221,25 @@ class TournamentViewSet(mixins.ListModelMixin, JsonApiViewSet):
         )
         return _tournament_response(tournament.pk)
 
+    @extend_schema(
+        summary="Take a director off (they direct neither it nor its match games any more)",
+        tags=[TAG_T],
+        parameters=[
+            OpenApiParameter(
+                "user_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The account."
+            )
+        ],
+        request=None,
+        responses={200: TournamentSerializer, **error_responses(400, 401, 403, 404, 429)},
+    )
+    @action(detail=True, methods=["delete"], url_path=r"directors/(?P<user_id>[0-9]+)")
+    def director_remove(self, request: Request, slug: str, user_id: str) -> Response:
+        tournament = _tournament(request, slug)
+        services.tournament_director_remove(
+            tournament_id=tournament.pk, actor=_actor(request), user_id=int(user_id)
+        )
+        return _tournament_response(tournament.pk)
+
     @_action_schema("Finish: final placements", TAG_T, TournamentSerializer)
     @idempotent
     @action(detail=True, methods=["post"])

@@ -232,6 +232,24 @@ def tournament_director_add(*, tournament_id: int, actor: Actor, user_id: int) -
     return _bump(tournament)
 
 
+@transaction.atomic
+def tournament_director_remove(*, tournament_id: int, actor: Actor, user_id: int) -> Tournament:
+    """Take a director off the tournament's list (by one of its directors, or the service
+    itself): from then on they direct neither the tournament nor its match games. The
+    organiser cannot be taken off: they run the tournament they created."""
+    tournament = _locked(tournament_id)
+    require_director(tournament, actor)
+    if user_id == tournament.organiser_id:
+        raise invalid(
+            "user",
+            f"account {user_id} organises {tournament.name} and stays one of its directors.",
+        )
+    if not tournament.directors.filter(pk=user_id).exists():
+        raise invalid("user", f"account {user_id} is not a director of {tournament.name}.")
+    tournament.directors.remove(user_id)
+    return _bump(tournament)
+
+
 def match_games_follow(*, tournament: Tournament) -> None:
     """Make the games of the tournament's matches, those played already too, as public as the
     tournament is now (after a change of its ``public`` flag)."""
