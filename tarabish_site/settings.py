@@ -165,7 +165,10 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "/admin/login/"
 
 LANGUAGE_CODE = "en"
-LANGUAGES = [("en", "English"), ("fr", "French")]
+# Text is marked for translation, but only English is written yet: a language is listed here
+# once its catalogue is in LOCALE_PATHS, or a browser asking for it gets pages that say they
+# are in that language and mix it (Django's own messages, dates) with English.
+LANGUAGES = [("en", "English")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = env.str("TIME_ZONE", default="America/Halifax")
 USE_I18N = True

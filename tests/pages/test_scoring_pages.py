@@ -349,3 +349,14 @@ def test_live_fragment_is_empty_when_nothing_changed(client, game):
     response = client.get(url, {"version": game.version - 1})
     assert response.status_code == 200
     assert response["X-Game-Version"] == str(game.version)
+
+
+def test_a_browser_asking_for_french_gets_the_pages_in_english_throughout(client, keeper):
+    # No French catalogue is written yet: a page must not say it is French while its own text
+    # is English and only Django's messages are French.
+    client.force_login(keeper)
+    response = client.post(reverse("scoring:game-new"), {}, HTTP_ACCEPT_LANGUAGE="fr")
+    text = response.content.decode()
+    assert '<html lang="en">' in text
+    assert "This field is required." in text
+    assert "Ce champ est obligatoire." not in text
