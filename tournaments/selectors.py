@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Count, Prefetch, Q, QuerySet
 
@@ -56,8 +57,16 @@ def tournament_directed_by(tournament: Tournament, user: Viewer) -> bool:
     return tournament.directors.filter(pk=user.pk).exists()
 
 
+def with_directors(tournaments: QuerySet[Tournament]) -> QuerySet[Tournament]:
+    """``tournaments`` with their organiser, and their directors in one more query."""
+    accounts = get_user_model().objects.only("id", "username").order_by("username")
+    return tournaments.select_related("organiser").prefetch_related(
+        Prefetch("directors", queryset=accounts)
+    )
+
+
 def tournament_list(user: Viewer) -> QuerySet[Tournament]:
-    """Visible tournaments with their entry and stage counts (one query)."""
+    """Visible tournaments with their organiser and their entry and stage counts (one query)."""
     return (
         tournaments_visible(user)
         .select_related("organiser")

@@ -164,9 +164,12 @@ def test_a_director_taken_off_through_the_api_directs_its_games_no_more() -> Non
     assert "is not a director" in unknown.json()["fields"]["user"][0]
     version = type(tournament).objects.get(pk=tournament.pk).version
 
+    listed = client_for(organiser).get(f"/api/v1/tournaments/{tournament.slug}/").json()
+    assert {"id": named.pk, "username": named.username} in listed["directors"]
     removed = client_for(organiser).delete(url.format(named.pk))
     assert removed.status_code == 200, removed.json()
     assert removed.json()["version"] == version + 1
+    assert named.pk not in [account["id"] for account in removed.json()["directors"]]
     assert not tournament.directors.filter(pk=named.pk).exists()
     assert not scoring_services.user_can_direct(get_user_model().objects.get(pk=named.pk), game)
     assert client_for(named).delete(url.format(named.pk)).status_code == 403

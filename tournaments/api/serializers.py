@@ -24,8 +24,20 @@ from tournaments.models import (
 
 
 # ------------------------------------------------------------------------------ tournaments
+class DirectorAccountSerializer(serializers.Serializer[Any]):
+    """An account directing a tournament (its id names it in ``directors/{user_id}/``)."""
+
+    id = serializers.IntegerField(read_only=True)
+    username = serializers.CharField(read_only=True)
+
+
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     organiser = serializers.CharField(source="organiser.username", default=None, read_only=True)
+    directors = DirectorAccountSerializer(
+        many=True,
+        read_only=True,
+        help_text="Who directs it (besides its organiser) and so its match games.",
+    )
     entry_count = serializers.IntegerField(read_only=True, required=False)
     stage_count = serializers.IntegerField(read_only=True, required=False)
 
@@ -39,6 +51,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "starts_on",
             "ends_on",
             "organiser",
+            "directors",
             "status",
             "public",
             "ruleset_preset",

@@ -87,7 +87,7 @@ def _tournament(request: Request, slug: str) -> Tournament:
 
 
 def _tournament_response(tournament_id: int, status: int = 200) -> Response:
-    tournament = Tournament.objects.select_related("organiser").get(pk=tournament_id)
+    tournament = selectors.with_directors(Tournament.objects.all()).get(pk=tournament_id)
     response = Response(TournamentSerializer(tournament).data, status=status)
     if status == 201:
         response["Location"] = reverse("api:tournament-detail", kwargs={"slug": tournament.slug})
@@ -123,7 +123,7 @@ class TournamentViewSet(mixins.ListModelMixin, JsonApiViewSet):
     ordering_fields = ["starts_on", "name"]
 
     def get_queryset(self) -> QuerySet[Tournament]:
-        return selectors.tournament_list(self.request.user)
+        return selectors.with_directors(selectors.tournament_list(self.request.user))
 
     @extend_schema(
         summary="A tournament",
