@@ -17,7 +17,7 @@ from scoring.models import Game, MisplayDispute
 from tarabish_site.api.errors import NotAllowed
 from tests.scoring.factories import GameFactory, UserFactory, record_hand
 from tests.tournaments.factories import add_stage, tournament_ready
-from tournaments.models import Match
+from tournaments.models import Match, Tournament
 from tournaments.services import (
     match_game_start,
     stage_start,
@@ -106,12 +106,19 @@ def _match_game(organiser: Any) -> Game:
     return match_game_start(match_id=match.pk, actor=organiser, first_dealer=0).game
 
 
-def test_a_tournaments_director_directs_its_match_games_and_no_other() -> None:
+def _named_director() -> tuple[Any, Game, Tournament, Any]:
+    """An organiser who directs every game, a match game of their tournament, the tournament,
+    and an account they named its director."""
     organiser = UserFactory(director=True)
     game = _match_game(organiser)
     tournament = game.match_link.match.stage.tournament
-    account = UserFactory()
-    tournament_director_add(tournament_id=tournament.pk, actor=organiser, user_id=account.pk)
+    named = UserFactory()
+    tournament_director_add(tournament_id=tournament.pk, actor=organiser, user_id=named.pk)
+    return organiser, game, tournament, named
+
+
+def test_a_tournaments_director_directs_its_match_games_and_no_other() -> None:
+    organiser, game, tournament, account = _named_director()
     casual = GameFactory.create()
     elsewhere = _match_game(UserFactory(director=True))
     named = get_user_model().objects.get(pk=account.pk)
@@ -148,11 +155,7 @@ def test_a_tournaments_director_directs_its_match_games_and_no_other() -> None:
 
 
 def test_a_director_taken_off_through_the_api_directs_its_games_no_more() -> None:
-    organiser = UserFactory(director=True)
-    game = _match_game(organiser)
-    tournament = game.match_link.match.stage.tournament
-    named = UserFactory()
-    tournament_director_add(tournament_id=tournament.pk, actor=organiser, user_id=named.pk)
+    organiser, game, tournament, named = _named_director()
     url = f"/api/v1/tournaments/{tournament.slug}/directors/{{}}/"
 
     assert client_for(UserFactory()).delete(url.format(named.pk)).status_code == 403
@@ -162,7 +165,7 @@ def test_a_director_taken_off_through_the_api_directs_its_games_no_more() -> Non
     unknown = client_for(organiser).delete(url.format(99999))
     assert unknown.status_code == 400
     assert "is not a director" in unknown.json()["fields"]["user"][0]
-    version = type(tournament).objects.get(pk=tournament.pk).version
+    version = Tournament.objects.get(pk=tournament.pk).version
 
     listed = client_for(organiser).get(f"/api/v1/tournaments/{tournament.slug}/").json()
     assert {"id": named.pk, "username": named.username} in listed["directors"]

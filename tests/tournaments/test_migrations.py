@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import pytest
 from django.db import connection
@@ -13,14 +14,9 @@ BEFORE = [("tournaments", "0002_stage_match_format_rating_result")]
 AFTER = [("tournaments", "0003_directors_direct_games")]
 
 
-@pytest.mark.django_db(transaction=True)
-def test_directors_named_earlier_may_direct_games() -> None:
-    executor = MigrationExecutor(connection)
-    executor.migrate(BEFORE)
-    old = executor.loader.project_state(BEFORE).apps
-    user = old.get_model("auth", "User").objects.create(username="old-director")
-    organiser = old.get_model("auth", "User").objects.create(username="old-organiser")
-    tournament = old.get_model("tournaments", "Tournament").objects.create(
+def old_tournament(apps: Any, organiser: Any) -> Any:
+    """A tournament as the historical models at a past migration make one."""
+    return apps.get_model("tournaments", "Tournament").objects.create(
         name="Old Open",
         slug="old-open",
         starts_on=dt.date(2026, 1, 1),
@@ -28,6 +24,16 @@ def test_directors_named_earlier_may_direct_games() -> None:
         ruleset={},
         organiser=organiser,
     )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_directors_named_earlier_may_direct_games() -> None:
+    executor = MigrationExecutor(connection)
+    executor.migrate(BEFORE)
+    old = executor.loader.project_state(BEFORE).apps
+    user = old.get_model("auth", "User").objects.create(username="old-director")
+    organiser = old.get_model("auth", "User").objects.create(username="old-organiser")
+    tournament = old_tournament(old, organiser)
     tournament.directors.add(user)
     executor = MigrationExecutor(connection)
     executor.migrate(AFTER)
@@ -50,14 +56,7 @@ def test_directors_named_earlier_keep_the_right_to_their_tournaments_games_only(
     named = users.create(username="named-director")
     organiser = users.create(username="organiser")
     staff = users.create(username="staff-director", is_staff=True)
-    tournament = old.get_model("tournaments", "Tournament").objects.create(
-        name="Old Open",
-        slug="old-open",
-        starts_on=dt.date(2026, 1, 1),
-        ends_on=dt.date(2026, 1, 1),
-        ruleset={},
-        organiser=organiser,
-    )
+    tournament = old_tournament(old, organiser)
     tournament.directors.add(named, staff)
     permission = old.get_model("auth", "Permission").objects.get(
         content_type__app_label="scoring", codename="direct_games"

@@ -97,6 +97,12 @@ def test_a_forfeit_over_a_played_result_takes_its_rating_back(
     assert after == replayed(order)
 
 
+def rated_winners(match: Match) -> list[int]:
+    return list(
+        RatingChange.objects.filter(match=match, result="win").values_list("player_id", flat=True)
+    )
+
+
 def _best_of_three_with_a_substitute(capture: Any, games_sat_in: int) -> tuple[Match, int]:
     """A best-of-three final the home side wins 2-0, a substitute sitting in for its first
     player in the first ``games_sat_in`` games."""
@@ -123,9 +129,7 @@ def test_a_substitute_who_played_the_match_is_rated_in_place_of_the_player(
 ) -> None:
     match, sub = _best_of_three_with_a_substitute(django_capture_on_commit_callbacks, 2)
     home = match.home.team
-    winners = set(
-        RatingChange.objects.filter(match=match, result="win").values_list("player_id", flat=True)
-    )
+    winners = set(rated_winners(match))
     assert winners == {sub, home.player_two_id}
     assert not PlayerRating.objects.filter(player_id=home.player_one_id).exists()
     assert not ratings_update_for_match(match_id=match.pk)  # already as it should be
@@ -136,8 +140,6 @@ def test_a_substitute_for_half_the_match_leaves_the_registered_player_rated(
 ) -> None:
     match, sub = _best_of_three_with_a_substitute(django_capture_on_commit_callbacks, 1)
     home = match.home.team
-    winners = set(
-        RatingChange.objects.filter(match=match, result="win").values_list("player_id", flat=True)
-    )
+    winners = set(rated_winners(match))
     assert winners == {home.player_one_id, home.player_two_id}
     assert not RatingChange.objects.filter(player_id=sub).exists()
