@@ -1161,10 +1161,14 @@ def dispute_open(
     by: User | None = None,
 ) -> MisplayDispute:
     """Call a misplay on a hand. The engine judges it from the trick record (the hand's own
-    when it was entered as tricks) in a Celery task started after commit."""
+    when it was entered as tricks) in a Celery task started after commit. On a finished game
+    the verdict can change the result, so only its directors call one there, as only they
+    correct its hands."""
     game, stored, _ = _hand_for_update(hand)
     if game.status == Game.Status.ABANDONED:
         _refuse_unless_running(game, "disputing a hand")
+    if game.status == Game.Status.FINISHED:
+        _refuse_unless_director(by, game, "dispute a hand of a finished game")
     for field, seat in (("called_by", called_by), ("accused", accused)):
         if isinstance(seat, bool) or seat not in (0, 1, 2, 3):
             message = f"{field.replace('_', ' ')} must be a seat 0 to 3, not {seat!r}"

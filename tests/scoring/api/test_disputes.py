@@ -171,3 +171,26 @@ def test_disputes_are_listed_by_game_and_status(
     assert anon.get("/api/v1/disputes/", {"status": "pending"}).json()["count"] == 0
     assert anon.get("/api/v1/disputes/", {"game": game.pk + 1}).json()["count"] == 0
     assert anon.get("/api/v1/disputes/999/").status_code == 404
+
+
+def test_only_a_director_disputes_a_hand_of_a_finished_game(
+    api: APIClient, director: Any, game: Game, django_capture_on_commit_callbacks: Any
+) -> None:
+    # A verdict can change the result, as a correction can: the scorekeeper may not.
+    tricks_hand(game)
+    while Game.objects.get(pk=game.pk).status == Game.Status.IN_PROGRESS:
+        record_hand(game)
+    before = Game.objects.get(pk=game.pk)
+    refused = call_misplay(api, game, django_capture_on_commit_callbacks)
+    assert refused.status_code == 403
+    assert refused.json()["code"] == "director_only"
+    assert not MisplayDispute.objects.exists()
+    after = Game.objects.get(pk=game.pk)
+    assert (after.status, after.version, after.winner) == (
+        before.status,
+        before.version,
+        before.winner,
+    )
+
+    ruled = call_misplay(client_for(director), game, django_capture_on_commit_callbacks)
+    assert ruled.status_code == 201
