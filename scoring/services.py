@@ -18,7 +18,7 @@ After a commit that changes a game's result, :data:`scoring.signals.game_result_
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -404,6 +404,21 @@ def games_public_set(*, games: models.QuerySet[Game], public: bool) -> int:
     changing = games.exclude(public=public)
     return changing.update(
         public=public, version=models.F("version") + 1, updated_at=timezone.now()
+    )
+
+
+def games_scorekeepers_remove(*, games: models.QuerySet[Game], user_ids: Collection[int]) -> int:
+    """Take these accounts off the scorekeepers of these games, and off being the ones who
+    started them, so that nothing left gives them the right to write to the games (a
+    tournament's director taken off its list, from its match games). Each game started by one
+    of them gets a new version, so a copy of it kept by any process is read again before its
+    next hand. Returns how many games changed starter."""
+    if not user_ids:
+        return 0
+    ids = list(games.values_list("pk", flat=True))
+    Game.scorekeepers.through.objects.filter(game_id__in=ids, user_id__in=user_ids).delete()
+    return Game.objects.filter(pk__in=ids, created_by_id__in=user_ids).update(
+        created_by=None, version=models.F("version") + 1, updated_at=timezone.now()
     )
 
 

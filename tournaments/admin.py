@@ -187,8 +187,13 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     def save_related(self, request: HttpRequest, form: Any, formsets: Any, change: bool) -> None:
         if not change:
             return  # the service named the organiser a director
-        # A director named here directs the tournament's match games (and no other game).
+        # A director named here directs the tournament's match games (and no other game); one
+        # taken off keeps no right to them.
+        tournament = form.instance
+        before = set(tournament.directors.values_list("pk", flat=True))
         super().save_related(request, form, formsets, change)
+        after = set(tournament.directors.values_list("pk", flat=True))
+        services.directors_left_games(tournament=tournament, user_ids=before - after)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Tournament]:
         state = "stages__matches__state"

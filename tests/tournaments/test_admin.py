@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.test import Client
 
@@ -18,6 +20,40 @@ def admin_client_for_director() -> Client:
     client = Client()
     client.force_login(UserFactory(is_staff=True, is_superuser=True))
     return client
+
+
+def change_form(tournament: Any) -> dict[str, Any]:
+    """The admin's change form of ``tournament`` as it stands, its organiser the only director
+    named and "public" unticked."""
+    import json
+
+    return {
+        "name": tournament.name,
+        "slug": tournament.slug,
+        "venue": tournament.venue,
+        "starts_on": str(tournament.starts_on),
+        "ends_on": str(tournament.ends_on),
+        "organiser": str(tournament.organiser_id),
+        "directors": [str(tournament.organiser_id)],
+        "ruleset_preset": tournament.ruleset_preset,
+        "ruleset": json.dumps(tournament.ruleset),
+        "match_format": tournament.match_format,
+        "match_games": str(tournament.match_games),
+        "status": tournament.status,
+        "stages-TOTAL_FORMS": "0",
+        "stages-INITIAL_FORMS": "0",
+    }
+
+
+def first_match_started() -> tuple[Any, Any]:
+    """A knockout of four started: the tournament and its first match ready to play."""
+    from tests.tournaments.helpers import ready_matches
+    from tournaments import services
+
+    tournament = tournament_ready(4)
+    stage = add_stage(tournament, "single_elim")
+    services.stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    return tournament, ready_matches(stage.pk)[0]
 
 
 @pytest.mark.parametrize(
@@ -167,36 +203,39 @@ def test_a_director_named_in_the_admin_directs_that_tournament_only(
 def test_a_tournament_made_private_in_the_admin_takes_its_games_along(
     admin_client_for_director: Client,
 ) -> None:
-    import json
-
     from scoring.models import Game
-    from tests.tournaments.helpers import ready_matches
     from tournaments import services
 
-    tournament = tournament_ready(4)
-    stage = add_stage(tournament, "single_elim")
-    services.stage_start(stage_id=stage.pk, actor=tournament.organiser)
-    match = ready_matches(stage.pk)[0]
+    tournament, match = first_match_started()
     game = services.match_game_start(match_id=match.pk, actor=None, first_dealer=0).game
     tournament.refresh_from_db()
-    form = {
-        "name": tournament.name,
-        "slug": tournament.slug,
-        "venue": tournament.venue,
-        "starts_on": str(tournament.starts_on),
-        "ends_on": str(tournament.ends_on),
-        "organiser": str(tournament.organiser_id),
-        "directors": [str(tournament.organiser_id)],
-        "ruleset_preset": tournament.ruleset_preset,
-        "ruleset": json.dumps(tournament.ruleset),
-        "match_format": tournament.match_format,
-        "match_games": str(tournament.match_games),
-        "status": tournament.status,
-        "stages-TOTAL_FORMS": "0",
-        "stages-INITIAL_FORMS": "0",
-    }  # "public" left out: the box unticked
+    form = change_form(tournament)  # "public" left out: the box unticked
     response = admin_client_for_director.post(
         f"/admin/tournaments/tournament/{tournament.pk}/change/", form
     )
     assert response.status_code == 302, response.content.decode()[:2000]
     assert Game.objects.get(pk=game.pk).public is False
+
+
+def test_a_director_taken_off_in_the_admin_keeps_no_right_to_its_games(
+    admin_client_for_director: Client,
+) -> None:
+    from scoring import services as scoring_services
+    from scoring.models import Game
+    from tournaments import services
+
+    tournament, match = first_match_started()
+    named = UserFactory()
+    services.tournament_director_add(tournament_id=tournament.pk, actor=None, user_id=named.pk)
+    game = services.match_game_start(match_id=match.pk, actor=named, first_dealer=0).game
+    assert scoring_services.user_can_keep_score(named, game)
+    tournament.refresh_from_db()
+    form = {**change_form(tournament), "public": "on"}
+    response = admin_client_for_director.post(
+        f"/admin/tournaments/tournament/{tournament.pk}/change/", form
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    game = Game.objects.get(pk=game.pk)
+    assert game.created_by_id is None
+    assert not game.scorekeepers.filter(pk=named.pk).exists()
+    assert not scoring_services.user_can_keep_score(named, game)

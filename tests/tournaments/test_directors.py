@@ -15,7 +15,7 @@ from scoring import services as scoring_services
 from scoring.engine import preset, simulate_hand
 from scoring.models import Game, MisplayDispute
 from tarabish_site.api.errors import NotAllowed
-from tests.scoring.factories import GameFactory, UserFactory, record_hand
+from tests.scoring.factories import GameFactory, UserFactory, record_hand, summary
 from tests.tournaments.factories import add_stage, tournament_ready
 from tournaments.models import Match, Tournament
 from tournaments.services import (
@@ -98,12 +98,18 @@ def test_only_a_director_of_games_creates_a_tournament_and_its_directors_name_ot
     assert not get_user_model().objects.get(pk=plain.pk).has_perm("scoring.direct_games")
 
 
-def _match_game(organiser: Any) -> Game:
+def _match_game(organiser: Any, *, named: Any = None) -> Game:
+    """A match game of a new tournament of ``organiser``, started by ``named`` once named a
+    director when given (else by the organiser)."""
     tournament = tournament_ready(2, organiser=organiser)
     stage = add_stage(tournament, "single_elim")
     stage_start(stage_id=stage.pk, actor=organiser)
     match = Match.objects.get(stage=stage)
-    return match_game_start(match_id=match.pk, actor=organiser, first_dealer=0).game
+    starter = organiser
+    if named is not None:
+        tournament_director_add(tournament_id=tournament.pk, actor=organiser, user_id=named.pk)
+        starter = named
+    return match_game_start(match_id=match.pk, actor=starter, first_dealer=0).game
 
 
 def _named_director() -> tuple[Any, Game, Tournament, Any]:
@@ -155,7 +161,14 @@ def test_a_tournaments_director_directs_its_match_games_and_no_other() -> None:
 
 
 def test_a_director_taken_off_through_the_api_directs_its_games_no_more() -> None:
-    organiser, game, tournament, named = _named_director()
+    organiser, named = UserFactory(director=True), UserFactory()
+    game = _match_game(organiser, named=named)  # started by the named director
+    tournament = game.match_link.match.stage.tournament
+    assert game.created_by_id == named.pk
+    assert game.scorekeepers.filter(pk=named.pk).exists()
+    hands = f"/api/v1/games/{game.pk}/hands/"
+    first = client_for(named).post(hands, {"entry_kind": "summary", **summary(caller=0)})
+    assert first.status_code == 201  # and this process remembers the game as it left it
     url = f"/api/v1/tournaments/{tournament.slug}/directors/{{}}/"
 
     assert client_for(UserFactory()).delete(url.format(named.pk)).status_code == 403
@@ -176,3 +189,8 @@ def test_a_director_taken_off_through_the_api_directs_its_games_no_more() -> Non
     assert not tournament.directors.filter(pk=named.pk).exists()
     assert not scoring_services.user_can_direct(get_user_model().objects.get(pk=named.pk), game)
     assert client_for(named).delete(url.format(named.pk)).status_code == 403
+    # Nor may they write to the game they started while they directed the tournament.
+    assert not game.scorekeepers.filter(pk=named.pk).exists()
+    hand = client_for(named).post(hands, {"entry_kind": "summary", **summary(caller=1)})
+    assert hand.status_code == 403
+    assert game.hands.count() == 1

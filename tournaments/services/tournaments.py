@@ -2,7 +2,7 @@
 
 import csv
 import io
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -247,7 +247,19 @@ def tournament_director_remove(*, tournament_id: int, actor: Actor, user_id: int
     if not tournament.directors.filter(pk=user_id).exists():
         raise invalid("user", f"account {user_id} is not a director of {tournament.name}.")
     tournament.directors.remove(user_id)
+    directors_left_games(tournament=tournament, user_ids=[user_id])
     return _bump(tournament)
+
+
+def directors_left_games(*, tournament: Tournament, user_ids: Collection[int]) -> None:
+    """Directors taken off the tournament's list keep no right to its match games: they were
+    made scorekeepers of the games started while they directed it, and the starter of the games
+    they started. Its organiser stays a director."""
+    leaving = [pk for pk in user_ids if pk != tournament.organiser_id]
+    scoring_services.games_scorekeepers_remove(
+        games=Game.objects.filter(match_link__match__stage__tournament=tournament),
+        user_ids=leaving,
+    )
 
 
 def match_games_follow(*, tournament: Tournament) -> None:
