@@ -9,6 +9,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.routers import APIRootView, DefaultRouter
 
 from scoring.api import urls as scoring_api
+from tarabish_site.accounts import SignInView, SignOutView
 from tarabish_site.api.auth import TokenView
 from tarabish_site.api.exceptions import json_not_found
 from tarabish_site.health import healthz
@@ -39,6 +40,8 @@ urlpatterns = [
     path("api/v1/", include((api_urlpatterns, "api"))),
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("healthz", healthz, name="healthz"),
+    path("accounts/sign-in/", SignInView.as_view(), name="login"),
+    path("accounts/sign-out/", SignOutView.as_view(), name="logout"),
     path("admin/", admin.site.urls),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
