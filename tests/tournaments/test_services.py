@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from itertools import pairwise
+from typing import Any
 
 import pytest
 
@@ -599,3 +600,34 @@ def test_the_periodic_full_recompute_repairs_stored_standings() -> None:
     tasks.standings_recompute_all.run()
     again = list(Standing.objects.filter(stage=stage).values_list("entry_id", "place", "played"))
     assert again == right
+
+
+def test_a_game_corrected_back_into_play_no_longer_counts_for_its_match(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    from scoring import services as scoring_services
+    from tests.scoring.factories import summary
+    from tests.tournaments.helpers import win_game
+
+    tournament = tournament_ready(2, match_games=3)
+    stage = add_stage(tournament, "single_elim")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    match = Match.objects.get(stage=stage)
+    with django_capture_on_commit_callbacks(execute=True):
+        game = win_game(match, "home")
+    match.refresh_from_db()
+    assert (match.state, match.home_games) == (Match.State.IN_PROGRESS, 1)
+
+    last = game.hands.active().order_by("-number").first()
+    with django_capture_on_commit_callbacks(execute=True):
+        scoring_services.hand_correct(
+            hand=last,
+            entry=summary(caller=0, card_points=(22, 140)),  # the home team went bait after all
+            reason="wrong card points",
+            expected_version=last.version,
+        )
+    game.refresh_from_db()
+    assert game.status == game.Status.IN_PROGRESS
+    match.refresh_from_db()
+    assert (match.state, match.home_games, match.away_games) == (Match.State.IN_PROGRESS, 0, 0)
+    assert (match.home_points, match.away_points) == (0, 0)

@@ -405,19 +405,13 @@ def match_sync_for_game(*, game_id: int) -> Match | None:
 
     When the change would re-open later matches already played, the match keeps its result
     and says why in ``held_reason`` until a director confirms the reset.
+
+    Scoring says so only when a game's result may have changed (a game that ended, was
+    corrected, reopened, undone or ruled on), never for a hand that leaves a game running, so
+    a game in progress here may be one that no longer counts as won: the match is recounted.
     """
-    link = (
-        MatchGame.objects.filter(game_id=game_id, discarded=False)
-        .values("match_id", "match__state", "game__status")
-        .first()
-    )
+    link = MatchGame.objects.filter(game_id=game_id, discarded=False).values("match_id").first()
     if link is None:
-        return None
-    if (
-        link["game__status"] == Game.Status.IN_PROGRESS
-        and link["match__state"] == State.IN_PROGRESS
-    ):
-        # A hand of a game still being played: only finished games count towards the match.
         return None
     try:
         return match_sync(match_id=link["match_id"])
