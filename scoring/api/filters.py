@@ -72,7 +72,12 @@ class PlayerFilter(filters.FilterSet):  # type: ignore[misc]  # django-filter is
 
 
 class DisputeFilter(filters.FilterSet):  # type: ignore[misc]  # django-filter is untyped
-    game = filters.NumberFilter(field_name="hand__game", help_text="Disputes of this game.")
+    game = filters.NumberFilter(
+        field_name="hand__game",
+        help_text="Disputes of this game.",
+        min_value=1,
+        max_value=2**63 - 1,
+    )
     status = filters.ChoiceFilter(choices=MisplayDispute.Status.choices)
 
     class Meta:

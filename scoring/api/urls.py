@@ -7,6 +7,7 @@ the routes nested under a game (``/api/v1/games/{game_pk}/hands/...``).
 from rest_framework.routers import SimpleRouter
 
 from scoring.api.views import DisputeViewSet, GameViewSet, HandViewSet, PlayerViewSet, TeamViewSet
+from tarabish_site.api.routes import ID
 
 router = SimpleRouter()
 router.register("players", PlayerViewSet, basename="player")
@@ -15,6 +16,6 @@ router.register("games", GameViewSet, basename="game")
 router.register("disputes", DisputeViewSet, basename="dispute")
 
 nested_router = SimpleRouter()
-nested_router.register(r"games/(?P<game_pk>[0-9]+)/hands", HandViewSet, basename="game-hand")
+nested_router.register(rf"games/(?P<game_pk>{ID})/hands", HandViewSet, basename="game-hand")
 
 urlpatterns = nested_router.urls

@@ -54,6 +54,7 @@ from scoring.engine import RulesetError
 from scoring.models import Game, Hand, MisplayDispute
 from tarabish_site.api.errors import NotFound
 from tarabish_site.api.idempotency import PendingRecord, idempotent, idempotent_in_write
+from tarabish_site.api.routes import ID
 from tarabish_site.api.schema import error_responses
 from tarabish_site.api.versioning import (
     ETAG_RESPONSE_HEADER,
@@ -129,9 +130,10 @@ def _game_response(request: Request, game_id: int, status: int = 200) -> Respons
 
 
 class JsonApiViewSet(viewsets.GenericViewSet[Any]):
-    """JSON in, JSON out (writes are throttled, as in every API view)."""
+    """JSON in, JSON out (writes are throttled, as in every API view); rows by id."""
 
     parser_classes = [JSONParser]
+    lookup_value_regex = ID
 
 
 # ------------------------------------------------------------------------------ players, teams
@@ -226,7 +228,7 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
     permission_classes = [GameScorekeeper]
     filterset_class = GameFilter
     ordering_fields = ["created_at", "status"]
-    lookup_value_regex = "[0-9]+"
+    lookup_value_regex = ID
 
     def get_queryset(self) -> Any:
         return selectors.visible_to(selectors.game_list(), self.request.user)
@@ -421,7 +423,7 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
     serializer_class = HandSerializer
     permission_classes = [GameScorekeeper]
     lookup_field = "number"
-    lookup_value_regex = "[0-9]+"
+    lookup_value_regex = ID
     filter_backends: list[Any] = []
 
     def _game(self) -> Game:
@@ -625,7 +627,7 @@ class DisputeViewSet(mixins.ListModelMixin, JsonApiViewSet):
     permission_classes = [ReadAnyoneWriteSignedIn]
     filterset_class = DisputeFilter
     ordering_fields = ["created_at", "status"]
-    lookup_value_regex = "[0-9]+"
+    lookup_value_regex = ID
 
     def get_queryset(self) -> Any:
         visible = selectors.visible_to(Game.objects.all(), self.request.user)

@@ -21,6 +21,7 @@ from rest_framework.response import Response
 
 from tarabish_site.api.errors import NotAllowed, NotFound
 from tarabish_site.api.idempotency import idempotent
+from tarabish_site.api.routes import ID
 from tarabish_site.api.schema import error_responses
 from tarabish_site.api.versioning import (
     ETAG_RESPONSE_HEADER,
@@ -97,6 +98,7 @@ def _tournament_response(tournament_id: int, status: int = 200) -> Response:
 class JsonApiViewSet(viewsets.GenericViewSet[Any]):
     parser_classes = [JSONParser]
     permission_classes = [ReadAnyoneWriteSignedIn]
+    lookup_value_regex = ID
 
 
 def _action_schema(
@@ -232,7 +234,7 @@ class TournamentViewSet(mixins.ListModelMixin, JsonApiViewSet):
         request=None,
         responses={200: TournamentSerializer, **error_responses(400, 401, 403, 404, 429)},
     )
-    @action(detail=True, methods=["delete"], url_path=r"directors/(?P<user_id>[0-9]+)")
+    @action(detail=True, methods=["delete"], url_path=rf"directors/(?P<user_id>{ID})")
     def director_remove(self, request: Request, slug: str, user_id: str) -> Response:
         tournament = _tournament(request, slug)
         services.tournament_director_remove(
@@ -274,7 +276,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
     serializer_class = EntrySerializer
     filterset_fields = ["status", "checked_in"]
     ordering_fields = ["seed", "registered_at"]
-    lookup_value_regex = "[0-9]+"
+    lookup_value_regex = ID
 
     def get_queryset(self) -> QuerySet[Entry]:
         if getattr(self, "swagger_fake_view", False):  # the schema generator
@@ -396,7 +398,7 @@ class StageViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
 
     serializer_class = StageSerializer
     pagination_class = None
-    lookup_value_regex = "[0-9]+"
+    lookup_value_regex = ID
 
     def get_queryset(self) -> QuerySet[Stage]:
         if getattr(self, "swagger_fake_view", False):  # the schema generator
@@ -479,7 +481,7 @@ class MatchViewSet(mixins.ListModelMixin, JsonApiViewSet):
     serializer_class = MatchSerializer
     filterset_fields = ["stage", "state", "table", "stage__tournament__slug"]
     ordering_fields = ["table", "finished_at"]
-    lookup_value_regex = "[0-9]+"
+    lookup_value_regex = ID
 
     def get_queryset(self) -> QuerySet[Match]:
         visible = selectors.tournaments_visible(self.request.user)
