@@ -1,12 +1,29 @@
 // Parts of public pages that keep themselves up to date (the hall's big screen, live brackets
 // and standings): every element with data-refresh-url is fetched again every
 // data-refresh-seconds (default 20) and replaced when the server sends something new.
+// A region where someone has started filling in a form (a director's ruling) is not redrawn
+// until that form is sent or emptied again, even once they have looked away from it.
 const regions = document.querySelectorAll("[data-refresh-url]");
+
+function started(region) {
+  return [...region.querySelectorAll("form")].some((form) =>
+    [...form.elements].some((field) => {
+      if (field.type === "radio" || field.type === "checkbox") {
+        return field.checked !== field.defaultChecked;
+      }
+      if (field.tagName === "SELECT") {
+        return [...field.options].some((option) => option.selected !== option.defaultSelected);
+      }
+      return "defaultValue" in field && field.type !== "hidden" && field.value !== field.defaultValue;
+    }),
+  );
+}
 
 async function refresh(region) {
   if (!navigator.onLine || document.hidden) return;
   // never redraw under someone typing or choosing (a director's ruling, a followed team)
   if (region.contains(document.activeElement) && document.activeElement !== document.body) return;
+  if (started(region)) return;
   try {
     const response = await fetch(region.dataset.refreshUrl, {
       credentials: "same-origin",

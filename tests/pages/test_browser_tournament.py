@@ -1,6 +1,8 @@
 # mypy: disable-error-code="no-untyped-call,attr-defined,arg-type,misc,union-attr"
 """Bracket and standings pages in a real browser, before and after results change."""
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -70,3 +72,53 @@ def test_pool_standings_after_results(page):
     page.click("text=The whole schedule")
     row = page.locator(f"tr[data-match='{first.pk}']")
     expect(row).to_contain_text("Complete")
+
+
+def test_the_directors_day_keeps_a_ruling_being_written_while_it_refreshes(page, sign_in):
+    import random
+
+    from scoring import services as scoring_services
+    from scoring.engine import simulate_hand
+    from scoring.models import MisplayDispute
+    from tournaments.services import match_game_start
+
+    tournament = tournament_ready(4)
+    stage = add_stage(tournament, "single_elim")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    match = Match.objects.filter(stage=stage, state=Match.State.READY).first()
+    game = match_game_start(match_id=match.pk, actor=None, first_dealer=0).game
+    played = simulate_hand(game.engine_ruleset, random.Random(5), 0)
+    hand = scoring_services.hand_record(
+        game=game, entry_kind="summary", entry=played.summary.to_json()
+    )
+    dispute = scoring_services.dispute_open(
+        hand=hand, called_by=1, accused=2, trick=2, evidence=played.record.to_json()
+    )
+    sign_in(tournament.organiser)
+    page.clock.install()
+    page.goto(f"/tournaments/{tournament.slug}/director/")
+    region = page.locator("#day-live")
+    expect(page.locator(f"#note-{dispute.pk}")).to_be_visible()
+
+    # Nothing filled in: the day is redrawn on the next refresh.
+    page.clock.run_for(11_000)
+    expect(region).to_have_attribute("data-refreshed-at", re.compile(".+"))
+    first = region.get_attribute("data-refreshed-at")
+
+    # A ruling begun, then the director looks away; the day changes meanwhile.
+    page.click(f"label[for=overrule-{dispute.pk}]")
+    page.fill(f"#note-{dispute.pk}", "the seat 2 player had a heart")
+    page.locator("h1").click()
+    MisplayDispute.objects.filter(pk=dispute.pk).update(reason="read again by the engine")
+    page.clock.run_for(11_000)
+    page.wait_for_timeout(1_000)
+    assert region.get_attribute("data-refreshed-at") == first
+    expect(page.locator(f"#note-{dispute.pk}")).to_have_value("the seat 2 player had a heart")
+    expect(page.locator(f"#overrule-{dispute.pk}")).to_be_checked()
+
+    # Emptied again, the form no longer holds the day back.
+    page.fill(f"#note-{dispute.pk}", "")
+    page.click(f"label[for=uphold-{dispute.pk}]")
+    page.locator("h1").click()
+    page.clock.run_for(11_000)
+    expect(region).to_contain_text("read again by the engine")
