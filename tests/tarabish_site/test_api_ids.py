@@ -2,9 +2,8 @@
 never a database error."""
 
 import pytest
+from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
-
-from tests.scoring.factories import UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +41,7 @@ def test_reading_an_id_no_row_can_have_is_404(path: str) -> None:
 )
 def test_writing_to_an_id_no_row_can_have_is_404(path: str) -> None:
     client = APIClient()
-    client.force_authenticate(UserFactory())
+    client.force_authenticate(get_user_model().objects.create_user("writer"))
     response = client.post(path, {}, format="json", headers={"If-Match": '"1"'})
     assert response.status_code == 404
     assert set(response.json()) == {"message", "code", "fields"}
