@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 from django.db import connection
 from django.db.models import Count, Prefetch, Q, QuerySet
 
-from scoring import signals
 from scoring.engine import Outcome, forced_call
 from scoring.models import Game, Hand, HandRevision, MisplayDispute, Player, Side, Team
 from scoring.services import user_can_direct
@@ -145,15 +144,6 @@ def game_detail(game_id: int) -> Game:
     if game is None:
         raise NotFound(f"game {game_id} does not exist")
     return game
-
-
-def game_owner_page(game: Game) -> str:
-    """The page of the app that runs ``game`` (a tournament match), or "" for a game of its own:
-    the first answer to :data:`scoring.signals.game_owner_page`."""
-    for _receiver, page in signals.game_owner_page.send(sender=Game, game=game):
-        if page:
-            return str(page)
-    return ""
 
 
 def hand_list(*, game: Game | int, include_undone: bool = False) -> QuerySet[Hand]:

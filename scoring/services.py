@@ -120,6 +120,15 @@ def user_can_keep_score(user: AnyUser | None, game: Game) -> bool:
     return game.scorekeepers.filter(pk=user.pk).exists() or user_can_direct(user, game)
 
 
+def game_owner_page(game: Game) -> str:
+    """The page of the app that runs ``game`` (a tournament match), or "" for a game of its own:
+    the first answer to :data:`scoring.signals.game_owner_page`."""
+    for _receiver, page in signals.game_owner_page.send(sender=Game, game=game):
+        if page:
+            return str(page)
+    return ""
+
+
 def user_can_see(user: AnyUser | None, game: Game) -> bool:
     """Whether ``user`` may follow ``game``: anyone a public game, and a private one only its
     scorekeepers and directors (who may write to it)."""
@@ -387,9 +396,16 @@ def game_create(
 def game_public_set(
     *, game: Game, public: bool, by: User | None = None, expected_version: int | None = None
 ) -> Game:
-    """Let anyone follow the game (``public``), or only its scorekeepers and directors."""
+    """Let anyone follow the game (``public``), or only its scorekeepers and directors. A game
+    another app runs (a tournament's match game) is as public as what runs it, and is refused."""
     locked = _game_for_update(game)
     _refuse_if_changed(locked, expected_version)
+    if game_owner_page(locked):
+        message = (
+            f"game {locked.pk} is as public as the tournament it is played for: change the "
+            "tournament instead"
+        )
+        raise Conflict(message, code="game_owned", fields={"public": [message]})
     if locked.public != public:
         locked.public = public
         locked.version += 1

@@ -9,7 +9,7 @@ hand of an evening would otherwise wake every receiver.
 ``game_owner_page`` asks whether another app runs a game (a tournament match does), with
 ``sender=Game`` and ``game``. A receiver that runs it answers with the local path of its page,
 where the next game is started so that it counts; the score-pad then sends the scorekeeper there
-and starts no game of its own (see :func:`scoring.selectors.game_owner_page`).
+and starts no game of its own (see :func:`scoring.services.game_owner_page`).
 
 ``game_directed_by`` asks whether another app makes a user a director of one game, with
 ``sender=Game``, ``game`` and ``user``: a tournament's directors direct the games of its matches,

@@ -368,7 +368,7 @@ def game_pad(request: HttpRequest, pk: int) -> HttpResponse:
     can_write = services.user_can_keep_score(request.user, game)
     context.update(
         {
-            "then": selectors.game_owner_page(game) or _then(request),
+            "then": services.game_owner_page(game) or _then(request),
             "can_write": can_write,
             "can_direct": services.user_can_direct(request.user, game),
             "form": _hand_form(game, initial={"count_team": "team_a"}),
@@ -542,7 +542,7 @@ def _pad_with_error(request: HttpRequest, pk: int, message: str) -> HttpResponse
             "config": pad_config(request, game),
             "pad_error": message,
             "first_dealer_flips": [],
-            "then": selectors.game_owner_page(game),
+            "then": services.game_owner_page(game),
         }
     )
     return render(request, "scoring/pad.html", context, status=400)
@@ -614,7 +614,7 @@ def game_next(request: HttpRequest, pk: int) -> HttpResponse:
         return refused
     if not game.is_over:
         return _pad_with_error(request, pk, _("Finish or end this game before starting the next."))
-    if selectors.game_owner_page(game):
+    if services.game_owner_page(game):
         message = _("This game is played for a match: start its next game from the match.")
         return _pad_with_error(request, pk, message)
     try:

@@ -388,11 +388,15 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
     @extend_schema(
         summary="Make a game public or private",
         description="A private game is seen only by its scorekeepers and directors (anyone "
-        "else gets 404); a public one by anyone. Needs `If-Match` with the game's ETag.",
+        "else gets 404); a public one by anyone. Needs `If-Match` with the game's ETag. A "
+        "match game is as public as its tournament: 409 `game_owned`.",
         tags=["games"],
         request=GamePublicSerializer,
         parameters=[IF_MATCH_PARAMETER, ETAG_RESPONSE_HEADER],
-        responses={200: GameSerializer, **error_responses(400, 401, 403, 404, 412, 428, 429)},
+        responses={
+            200: GameSerializer,
+            **error_responses(400, 401, 403, 404, 409, 412, 428, 429),
+        },
         examples=ex.GAME_PUBLIC,
     )
     def partial_update(self, request: Request, pk: str, *args: Any, **kwargs: Any) -> Response:
