@@ -65,19 +65,17 @@ def with_directors(tournaments: QuerySet[Tournament]) -> QuerySet[Tournament]:
     )
 
 
+def with_counts(tournaments: QuerySet[Tournament]) -> QuerySet[Tournament]:
+    """``tournaments`` with their organiser and their active entry and stage counts."""
+    return tournaments.select_related("organiser").annotate(
+        entry_count=Count("entries", filter=Q(entries__status=Entry.Status.ACTIVE), distinct=True),
+        stage_count=Count("stages", distinct=True),
+    )
+
+
 def tournament_list(user: Viewer) -> QuerySet[Tournament]:
     """Visible tournaments with their organiser and their entry and stage counts (one query)."""
-    return (
-        tournaments_visible(user)
-        .select_related("organiser")
-        .annotate(
-            entry_count=Count(
-                "entries", filter=Q(entries__status=Entry.Status.ACTIVE), distinct=True
-            ),
-            stage_count=Count("stages", distinct=True),
-        )
-        .order_by("-starts_on", "name")
-    )
+    return with_counts(tournaments_visible(user)).order_by("-starts_on", "name")
 
 
 # ------------------------------------------------------------------------------ overview

@@ -34,6 +34,7 @@ def test_anyone_lists_public_tournaments_but_not_private_ones() -> None:
     assert client_for().get("/api/v1/tournaments/secret/").status_code == 404
     director_view = client_for(secret.organiser).get("/api/v1/tournaments/secret/")
     assert director_view.status_code == 200
+    assert (director_view.json()["entry_count"], director_view.json()["stage_count"]) == (0, 0)
     assert director_view["ETag"] == '"1"'
 
 
@@ -130,6 +131,9 @@ def test_a_director_runs_the_day_through_the_api() -> None:
     day = client.get(f"{base}/day/").json()
     assert [m["table"] for m in day["ready"]] == [2]
     assert client_for(UserFactory()).get(f"{base}/day/").status_code == 403
+    signed_out = client_for().get(f"{base}/day/")
+    assert signed_out.status_code == 401
+    assert signed_out["WWW-Authenticate"].startswith("Token")
 
 
 def test_standings_bracket_and_ratings_are_read_in_flat_queries(

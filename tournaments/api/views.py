@@ -15,7 +15,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema
 from rest_framework import mixins, serializers, viewsets
 from rest_framework.decorators import action
 from rest_framework.parsers import JSONParser
-from rest_framework.permissions import SAFE_METHODS, BasePermission
+from rest_framework.permissions import SAFE_METHODS, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -88,7 +88,8 @@ def _tournament(request: Request, slug: str) -> Tournament:
 
 
 def _tournament_response(tournament_id: int, status: int = 200) -> Response:
-    tournament = selectors.with_directors(Tournament.objects.all()).get(pk=tournament_id)
+    found = selectors.with_counts(Tournament.objects.filter(pk=tournament_id))
+    tournament = selectors.with_directors(found).get()
     response = Response(TournamentSerializer(tournament).data, status=status)
     if status == 201:
         response["Location"] = reverse("api:tournament-detail", kwargs={"slug": tournament.slug})
@@ -603,7 +604,10 @@ class RatingViewSet(mixins.ListModelMixin, JsonApiViewSet):
     responses={200: OpenApiTypes.OBJECT, **error_responses(401, 403, 404)},
 )
 class DayView(JsonApiViewSet):
-    """Matches ready, in progress, waiting and held; disputes to rule on."""
+    """Matches ready, in progress, waiting and held; disputes to rule on (directors only: 401
+    signed out, as everywhere, and 403 for anyone else)."""
+
+    permission_classes = [IsAuthenticated]
 
     def retrieve(self, request: Request, tournament_slug: str) -> Response:
         tournament = _tournament(request, tournament_slug)
