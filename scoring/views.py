@@ -54,7 +54,7 @@ from scoring.forms import (
     UndoForm,
     form_field_of,
 )
-from scoring.models import Game, Hand, MisplayDispute
+from scoring.models import TRUMP_CHOICES, Game, Hand, MisplayDispute
 from tarabish_site.api.errors import ApplicationError, Conflict, NotFound
 
 OUTCOME_LABELS = {
@@ -157,6 +157,7 @@ class SheetRow:
     calling_team: int | None
     trump: str
     trump_letter: str
+    trump_name: str
     outcome: str
     outcome_label: str
     points: tuple[int, int]
@@ -196,6 +197,7 @@ def sheet_rows(game: Game, hands: Sequence[Hand]) -> list[SheetRow]:
                 calling_team=None if hand.caller is None else hand.caller % 2,
                 trump=suit_symbol(hand.trump) or ("" if hand.caller is None else _("no trump")),
                 trump_letter=hand.trump,
+                trump_name=str(dict(TRUMP_CHOICES).get(hand.trump, "")),
                 outcome=hand.outcome,
                 outcome_label=str(OUTCOME_LABELS.get(hand.outcome, hand.outcome)),
                 points=(hand.points_a, hand.points_b),

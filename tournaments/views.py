@@ -19,6 +19,7 @@ from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -461,7 +462,10 @@ def rating_chart(history: selectors.RatingHistory) -> SafeString | str:
     if not history.changes:
         return ""
     points = [
-        RatingPoint(date_format(change.created_at, "SHORT_DATE_FORMAT"), change.ordinal_after)
+        RatingPoint(
+            date_format(timezone.localtime(change.created_at), "SHORT_DATE_FORMAT"),
+            change.ordinal_after,
+        )
         for change in history.changes
     ]
     if history.changes:

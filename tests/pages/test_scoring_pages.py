@@ -46,6 +46,7 @@ def test_pad_shows_sheet_and_next_deal(client, keeper, game, django_assert_max_n
     page = response.content.decode()
     assert response.status_code == 200
     assert 'data-outcome="bait"' in page
+    assert 'role="img" aria-label="Hearts"' in page  # the trump, said as a word
     assert 'id="hand-form"' in page
     config = response.context["config"]
     assert config["nextNumber"] == 2

@@ -193,6 +193,30 @@ def test_team_and_player_pages(client):
     assert player.status_code == 200
     assert escape(team.name) in player.content.decode()
 
+    # The chart dates a rating by the hall's day, as the table beside it does: 02:00 UTC on
+    # the 25th is the evening of the 24th in Halifax.
+    from datetime import UTC, datetime
+
+    from tournaments.models import RatingChange
+    from tournaments.services import ratings_update_for_match
+
+    ratings_update_for_match(match_id=match.pk)
+    RatingChange.objects.filter(player_id=team.player_one_id).update(
+        created_at=datetime(2026, 11, 25, 2, 0, tzinfo=UTC)
+    )
+    player = client.get(reverse("tournaments:player-detail", args=[team.player_one_id]))
+    chart = player.content.decode().split("<svg", 1)[1].split("</svg>", 1)[0]
+    assert "11/24/2026" in chart
+    assert "11/25/2026" not in chart
+
+    # A match's page: named by its teams and tournament, its games' table scrolls in its box.
+    text = client.get(reverse("tournaments:match-detail", args=[match.pk])).content.decode()
+    title = text.split("<title>", 1)[1].split("</title>", 1)[0]
+    assert title.strip() == escape(
+        f"{match.home.team.name} v {match.away.team.name} · {tournament.name}"
+    )
+    assert '<div class="sheet-wrap">\n<table>' in text
+
 
 def test_private_tournaments_are_not_shown(client):
     tournament, _ = started(4, "single_elim")
