@@ -37,6 +37,7 @@ FIELD_OF_ERROR = {
     "first_dealer": "__all__",
     "reason": "reason",
     "version": "__all__",
+    "evidence": "tricks",  # a misplay dispute's trick record, typed in the tricks box
 }
 
 
@@ -83,6 +84,9 @@ class HandForm(forms.Form):
     misplay_by = forms.ChoiceField(label=_("Misplay called by"), required=False)
     misplay_proven = forms.BooleanField(label=_("Misplay proven"), required=False)
     thrown_in_by = forms.ChoiceField(label=_("Hand thrown in by"), required=False)
+    # Takes no input: where a refusal of the runs shown goes, beside the grid of twenties and
+    # fifties (``twenty_{seat}`` and ``fifty_{seat}``, made per seat below).
+    runs = forms.CharField(required=False, widget=forms.HiddenInput)
 
     def __init__(
         self,

@@ -1204,6 +1204,9 @@ def dispute_open(
         if isinstance(seat, bool) or seat not in (0, 1, 2, 3):
             message = f"{field.replace('_', ' ')} must be a seat 0 to 3, not {seat!r}"
             raise ValidationFailed(message, fields={field: [message]})
+    if called_by == accused:
+        message = f"seat {called_by} cannot call a misplay on themselves: choose who is accused"
+        raise ValidationFailed(message, code="accused_caller", fields={"accused": [message]})
     if team_of(called_by) == team_of(accused):
         message = f"seat {called_by} cannot call a misplay on seat {accused}: they are partners"
         raise ValidationFailed(message, code="accused_partner", fields={"accused": [message]})

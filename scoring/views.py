@@ -705,10 +705,7 @@ def hand_dispute(request: HttpRequest, pk: int, number: int) -> HttpResponse:
                 by=_user(request),
             )
         except (EngineError, ApplicationError) as exc:
-            if isinstance(exc, EngineError) and (exc.field or "").startswith("evidence"):
-                form.add_error("tricks", str(exc))
-            else:
-                _put_errors(form, exc)
+            _put_errors(form, exc)
         else:
             return redirect(reverse("scoring:game-pad", args=[pk]) + f"#hand-{number}")
     context = game_context(game, hands)

@@ -361,3 +361,30 @@ def test_a_browser_asking_for_french_gets_the_pages_in_english_throughout(client
     assert '<html lang="en">' in text
     assert "This field is required." in text
     assert "Ce champ est obligatoire." not in text
+
+
+def test_a_refusal_of_the_runs_is_shown_beside_the_runs(client, keeper, game):
+    client.force_login(keeper)
+    data = {"caller": "0", "trump": "H", "count_team": "team_a", "count": "92"}
+    data.update({"fifty_0": "1", "fifty_1": "1"})  # a run on each team: only one team counts
+    response = client.post(reverse("scoring:game-hand-add", args=[game.pk]), data)
+    assert response.status_code == 400
+    text = response.content.decode()
+    beside = text.split('data-error-for="runs">', 1)[1].split("</div>", 1)[0]
+    assert "only one team" in beside
+    assert not game.hands.exists()
+
+
+def test_a_dispute_without_its_trick_record_says_so_at_the_tricks_box(client, keeper, game):
+    record_hand(game, summary(caller=0))
+    client.force_login(keeper)
+    url = reverse("scoring:hand-dispute", args=[game.pk, 1])
+    data = {"called_by": "1", "accused": "0", "trick": "2", "tricks": ""}
+    response = client.post(url, data)
+    assert response.status_code == 400
+    after_tricks = response.content.decode().split('name="tricks"', 1)[1]
+    beside = after_tricks.split('class="field-error">', 1)[1].split("</div>", 1)[0]
+    assert "trick record" in beside
+    same_seat = client.post(url, {**data, "accused": "1"}).content.decode()
+    assert "cannot call a misplay on themselves" in same_seat
+    assert not MisplayDispute.objects.exists()
