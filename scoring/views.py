@@ -366,22 +366,44 @@ def _then(request: HttpRequest) -> str:
 @require_GET
 def game_pad(request: HttpRequest, pk: int) -> HttpResponse:
     game, hands = _game_or_404(request, pk)
+    return _pad(
+        request,
+        game,
+        hands,
+        form=_hand_form(game, initial={"count_team": "team_a"}),
+        can_write=services.user_can_keep_score(request.user, game),
+        first_dealer_flips=[
+            {"seat": s, "name": seat_names(game)[s], "card": card}
+            for s, card in (game.first_dealer_flips or [])
+        ],
+    )
+
+
+def _pad(
+    request: HttpRequest,
+    game: Game,
+    hands: Sequence[Hand],
+    *,
+    form: forms.Form,
+    can_write: bool = True,
+    status: int = 200,
+    **more: Any,
+) -> HttpResponse:
+    """The score-pad page, as first shown or again with a refusal (``status`` 400): the way
+    back to the match a game is played for stays on it either way."""
     context = game_context(game, hands)
-    can_write = services.user_can_keep_score(request.user, game)
     context.update(
         {
             "then": services.game_owner_page(game) or _then(request),
             "can_write": can_write,
             "can_direct": services.user_can_direct(request.user, game),
-            "form": _hand_form(game, initial={"count_team": "team_a"}),
+            "form": form,
             "config": pad_config(request, game),
-            "first_dealer_flips": [
-                {"seat": s, "name": seat_names(game)[s], "card": card}
-                for s, card in (game.first_dealer_flips or [])
-            ],
+            "first_dealer_flips": [],
+            **more,
         }
     )
-    return render(request, "scoring/pad.html", context)
+    return render(request, "scoring/pad.html", context, status=status)
 
 
 @require_GET
@@ -492,16 +514,7 @@ def game_hand_add(request: HttpRequest, pk: int) -> HttpResponse:
             _put_errors(form, exc)
         else:
             return redirect("scoring:game-pad", pk=game.pk)
-    context = game_context(game, hands)
-    context.update(
-        {
-            "can_write": True,
-            "form": form,
-            "config": pad_config(request, game),
-            "first_dealer_flips": [],
-        }
-    )
-    return render(request, "scoring/pad.html", context, status=400)
+    return _pad(request, game, hands, form=form, status=400)
 
 
 @require_POST
@@ -536,18 +549,7 @@ def game_first_dealer(request: HttpRequest, pk: int) -> HttpResponse:
 
 def _pad_with_error(request: HttpRequest, pk: int, message: str) -> HttpResponse:
     game, hands = _game_or_404(request, pk)
-    context = game_context(game, hands)
-    context.update(
-        {
-            "can_write": True,
-            "form": _hand_form(game),
-            "config": pad_config(request, game),
-            "pad_error": message,
-            "first_dealer_flips": [],
-            "then": services.game_owner_page(game),
-        }
-    )
-    return render(request, "scoring/pad.html", context, status=400)
+    return _pad(request, game, hands, form=_hand_form(game), status=400, pad_error=message)
 
 
 def _game_act(

@@ -277,3 +277,15 @@ def test_director_day_shows_a_dispute_with_the_engine_verdict(
     assert ruled.status_code == 302
     dispute.refresh_from_db()
     assert dispute.ruling == "overruled"
+
+
+def test_a_match_games_pad_keeps_its_way_back_to_the_match_after_a_refusal(client):
+    tournament, stage = started(4, "single_elim")
+    match = Match.objects.filter(stage=stage, state=Match.State.READY).first()
+    game = match_game_start(match_id=match.pk, actor=tournament.organiser, first_dealer=0).game
+    client.force_login(tournament.organiser)
+    back = f'href="{reverse("tournaments:match-detail", args=[match.pk])}" id="then"'
+    assert back in client.get(reverse("scoring:game-pad", args=[game.pk])).content.decode()
+    refused = client.post(reverse("scoring:game-hand-add", args=[game.pk]), {"caller": "0"})
+    assert refused.status_code == 400
+    assert back in refused.content.decode()
