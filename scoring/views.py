@@ -805,6 +805,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game, hands = _game_or_404(request, pk)
     context = game_context(game, hands)
     context["can_write"] = services.user_can_keep_score(request.user, game)
+    context["owner_page"] = services.game_owner_page(game)  # its match, for anyone following it
     return render(request, "scoring/game_detail.html", context)
 
 

@@ -289,3 +289,7 @@ def test_a_match_games_pad_keeps_its_way_back_to_the_match_after_a_refusal(clien
     refused = client.post(reverse("scoring:game-hand-add", args=[game.pk]), {"caller": "0"})
     assert refused.status_code == 400
     assert back in refused.content.decode()
+    # and anyone following its score-sheet finds the match from there
+    client.logout()
+    sheet = client.get(reverse("scoring:game-detail", args=[game.pk])).content.decode()
+    assert f'href="{reverse("tournaments:match-detail", args=[match.pk])}" id="owner-page"' in sheet
