@@ -29,6 +29,7 @@ from scoring.models import (
     Side,
     Team,
 )
+from tarabish_site.api.serializers import OnlyItsFields
 
 if TYPE_CHECKING:
     from django.utils.functional import _StrPromise
@@ -203,7 +204,7 @@ class GameCreateSerializer(serializers.Serializer[Any]):
     )
 
 
-class GamePublicSerializer(serializers.Serializer[Any]):
+class GamePublicSerializer(OnlyItsFields):
     """Who may follow a game."""
 
     public = serializers.BooleanField(

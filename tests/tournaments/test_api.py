@@ -78,6 +78,12 @@ def test_changing_a_tournament_needs_the_current_version() -> None:
     assert response.json()["venue"] == "Hall"
     stranger = client_for(UserFactory()).patch(url, {"venue": "X"}, HTTP_IF_MATCH='"2"')
     assert stranger.status_code == 403
+    # A field it cannot change is refused by name, and nothing else in the request is applied.
+    refused = client.patch(url, {"venue": "Barn", "status": "finished"}, HTTP_IF_MATCH='"2"')
+    assert refused.status_code == 400
+    assert refused.json()["fields"] == {"status": ["cannot be changed here."]}
+    after = client.get(url)
+    assert (after.json()["venue"], after["ETag"]) == ("Hall", '"2"')
 
 
 def test_a_director_runs_the_day_through_the_api() -> None:

@@ -9,6 +9,7 @@ from typing import Any
 from rest_framework import serializers
 
 from scoring.engine import PRESETS
+from tarabish_site.api.serializers import OnlyItsFields
 from tournaments.algorithms.standings import TIEBREAKERS
 from tournaments.models import (
     Entry,
@@ -91,7 +92,7 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
     seed_by_rating = serializers.BooleanField(required=False, default=False)
 
 
-class TournamentUpdateSerializer(serializers.Serializer[Any]):
+class TournamentUpdateSerializer(OnlyItsFields):
     name = serializers.CharField(max_length=200, required=False)
     venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
     starts_on = serializers.DateField(required=False)
