@@ -107,7 +107,11 @@ def test_a_director_runs_the_day_through_the_api() -> None:
     client.post(f"{base}/process-check-in/")
     listed = client.get(f"{base}/entries/?status=active").json()["results"]
     assert [e["seed"] for e in listed] == [1, 2, 3, 4]
-    stage = client.post(f"{base}/stages/", {"kind": "single_elim", "third_place": True}).json()
+    # an empty match format is the tournament's, as documented
+    stage = client.post(
+        f"{base}/stages/", {"kind": "single_elim", "third_place": True, "match_format": ""}
+    ).json()
+    assert stage["match_format"] == ""
     started = client.post(f"{base}/stages/{stage['id']}/start/")
     assert started.json()["status"] == "running"
     bracket = client.get(f"{base}/stages/{stage['id']}/bracket/").json()

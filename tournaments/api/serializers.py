@@ -224,6 +224,7 @@ class StageCreateSerializer(serializers.Serializer[Any]):
     match_format = serializers.ChoiceField(
         choices=Tournament.MatchFormat.choices,
         required=False,
+        allow_blank=True,
         default="",
         help_text="Empty: the tournament's match format.",
     )
