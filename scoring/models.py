@@ -450,6 +450,15 @@ class MisplayDispute(models.Model):
         return f"Misplay dispute on {self.hand} ({self.get_status_display()})"
 
     @property
+    def caller_name(self) -> str:
+        """Who called the misplay, by name (read the hand's game with its seats)."""
+        return str(self.hand.game.seats[self.called_by].display_name)
+
+    @property
+    def accused_name(self) -> str:
+        return str(self.hand.game.seats[self.accused].display_name)
+
+    @property
     def decision(self) -> bool | None:
         """Whether the misplay counts as proven for the hand (None: decides nothing)."""
         engine: bool | None = {

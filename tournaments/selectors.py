@@ -317,7 +317,10 @@ def director_day(tournament: Tournament) -> DayAtAGlance:
     disputes = list(
         MisplayDispute.objects.filter(hand__game__match_link__match__stage__tournament=tournament)
         .filter(Q(status=MisplayDispute.Status.PENDING) | Q(ruling=MisplayDispute.Ruling.NONE))
-        .select_related("hand__game__match_link__match")
+        .select_related(
+            "hand__game__match_link__match",
+            *(f"hand__game__seat_{seat}" for seat in range(4)),
+        )
         .order_by("created_at")
     )
     counts = tournament.entries.aggregate(

@@ -8,6 +8,7 @@ const SHELL = [
   "{% static 'js/outbox.js' %}",
   "{% static 'js/scorepad.js' %}",
   "{% static 'js/refresh.js' %}",
+  "{% static 'js/ruling.js' %}",
   "{% static 'img/icon.svg' %}",
 ];
 

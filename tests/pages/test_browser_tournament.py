@@ -122,3 +122,16 @@ def test_the_directors_day_keeps_a_ruling_being_written_while_it_refreshes(page,
     page.locator("h1").click()
     page.clock.run_for(11_000)
     expect(region).to_contain_text("read again by the engine")
+
+    # Overruling with no note is stopped beside the note, the choice kept; with one, it is sent.
+    page.click(f"label[for=overrule-{dispute.pk}]")
+    page.click(f"article[data-dispute='{dispute.pk}'] button[type=submit]")
+    expect(page.locator(f"#note-error-{dispute.pk}")).to_have_text(
+        "Say why the verdict is overruled."
+    )
+    expect(page.locator(f"#overrule-{dispute.pk}")).to_be_checked()
+    assert MisplayDispute.objects.get(pk=dispute.pk).ruling == "none"
+    page.fill(f"#note-{dispute.pk}", "the seat 2 player had a heart")
+    page.click(f"article[data-dispute='{dispute.pk}'] button[type=submit]")
+    page.wait_for_url(re.compile("/director/$"))
+    assert MisplayDispute.objects.get(pk=dispute.pk).ruling == "overruled"

@@ -265,6 +265,9 @@ def test_director_day_shows_a_dispute_with_the_engine_verdict(
     text = page.content.decode()
     assert f'data-dispute="{dispute.pk}"' in text
     assert f"Hand 1 of match {match.key}" in text
+    seats = link.game.seats
+    said = f"{seats[1].display_name} says {seats[2].display_name} misplayed in trick 2."
+    assert escape(said) in text
     assert "Misplay not proven" in text
     assert escape(dispute.reason) in text
     assert reverse("scoring:dispute-rule", args=[dispute.pk]) in text
