@@ -572,7 +572,10 @@ def hand_with_game(hand: Hand, game: Game) -> dict[str, Any]:
 
 class HandRevisionSerializer(serializers.ModelSerializer[HandRevision]):
     changed_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
+        slug_field="username",
+        read_only=True,
+        allow_null=True,
+        help_text="Who made this version (their account), or null when not known.",
     )
 
     class Meta:
@@ -648,7 +651,10 @@ class DisputeSerializer(serializers.ModelSerializer[MisplayDispute]):
     hand_number = serializers.IntegerField(source="hand.number", read_only=True)
     status_label = serializers.CharField(source="get_status_display", read_only=True)
     ruled_by: serializers.SlugRelatedField[Any] = serializers.SlugRelatedField(
-        slug_field="username", read_only=True
+        slug_field="username",
+        read_only=True,
+        allow_null=True,
+        help_text="The director who ruled (their account), or null before a ruling.",
     )
     decision = serializers.BooleanField(
         read_only=True,

@@ -19,3 +19,14 @@ def test_the_token_endpoint_and_the_error_shape_are_documented(client: Client) -
     assert set(token["responses"]) == {"200", "400", "429"}
     error = schema["components"]["schemas"]["Error"]
     assert sorted(error["required"]) == ["code", "fields", "message"]
+
+
+@pytest.mark.django_db
+def test_what_the_api_sends_as_null_or_as_a_list_the_schema_says_so(client: Client) -> None:
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    components = schema["components"]["schemas"]
+    assert components["Dispute"]["properties"]["ruled_by"]["nullable"] is True
+    assert components["HandRevision"]["properties"]["changed_by"]["nullable"] is True
+    assert components["Match"]["properties"]["pool"]["nullable"] is True
+    schedule = schema["paths"]["/api/v1/tournaments/{slug}/schedule/"]["get"]["responses"]["200"]
+    assert schedule["content"]["application/json"]["schema"]["type"] == "array"

@@ -265,7 +265,7 @@ class MatchGameSerializer(serializers.ModelSerializer[MatchGame]):
 class MatchSerializer(serializers.ModelSerializer[Match]):
     stage = serializers.IntegerField(source="stage_id")
     round = RoundSerializer()
-    pool = serializers.CharField(source="pool.name", default=None)
+    pool = serializers.CharField(source="pool.name", default=None, allow_null=True)
     home = MatchEntrySerializer(allow_null=True)
     away = MatchEntrySerializer(allow_null=True)
     winner = serializers.IntegerField(source="winner_id", allow_null=True)
@@ -362,7 +362,7 @@ class StandingSerializer(serializers.ModelSerializer[Standing]):
 
 
 class PoolStandingsSerializer(serializers.Serializer[Any]):
-    pool = serializers.CharField(source="pool.name", default=None)
+    pool = serializers.CharField(source="pool.name", default=None, allow_null=True)
     rows = StandingSerializer(many=True)
 
 

@@ -254,7 +254,7 @@ class TournamentViewSet(mixins.ListModelMixin, JsonApiViewSet):
         tags=[TAG_T],
         responses={200: MatchSerializer(many=True), **error_responses(404)},
     )
-    @action(detail=True, methods=["get"])
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
     def schedule(self, request: Request, slug: str) -> Response:
         tournament = _tournament(request, slug)
         matches = selectors.tournament_schedule(tournament)
