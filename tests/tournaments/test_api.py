@@ -41,6 +41,9 @@ def test_anyone_lists_public_tournaments_but_not_private_ones() -> None:
 def test_create_needs_an_account_and_replays_with_the_same_key() -> None:
     body = {"name": "Baddeck Open", "starts_on": "2026-12-05", "match_games": 3}
     assert client_for().post("/api/v1/tournaments/", body).status_code in (401, 403)
+    plain = client_for(UserFactory()).post("/api/v1/tournaments/", body)
+    assert plain.status_code == 403  # as the schema says
+    assert plain.json()["code"] == "director_only"
     client = client_for(UserFactory(director=True))
     first = client.post("/api/v1/tournaments/", body, HTTP_IDEMPOTENCY_KEY="k-1")
     assert first.status_code == 201

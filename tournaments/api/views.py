@@ -144,7 +144,9 @@ class TournamentViewSet(mixins.ListModelMixin, JsonApiViewSet):
         summary="Create a tournament",
         tags=[TAG_T],
         request=TournamentCreateSerializer,
-        responses={201: TournamentSerializer, **error_responses(400, 401, 409, 422, 429)},
+        description="Only a director of every game creates one (403 for anyone else); they "
+        "become its organiser and first director.",
+        responses={201: TournamentSerializer, **error_responses(400, 401, 403, 409, 422, 429)},
     )
     @idempotent
     def create(self, request: Request) -> Response:
