@@ -28,5 +28,7 @@ def test_what_the_api_sends_as_null_or_as_a_list_the_schema_says_so(client: Clie
     assert components["Dispute"]["properties"]["ruled_by"]["nullable"] is True
     assert components["HandRevision"]["properties"]["changed_by"]["nullable"] is True
     assert components["Match"]["properties"]["pool"]["nullable"] is True
+    formats = components["Stage"]["properties"]["match_format"]["oneOf"]
+    assert {"$ref": "#/components/schemas/BlankEnum"} in formats  # "": the tournament's
     schedule = schema["paths"]["/api/v1/tournaments/{slug}/schedule/"]["get"]["responses"]["200"]
     assert schedule["content"]["application/json"]["schema"]["type"] == "array"

@@ -180,6 +180,12 @@ class StageSerializer(serializers.ModelSerializer[Stage]):
         read_only=True,
         help_text="The tie-breakers that order the table (the stage's own or the default).",
     )
+    match_format = serializers.ChoiceField(
+        choices=Tournament.MatchFormat.choices,
+        allow_blank=True,
+        read_only=True,
+        help_text="Empty: the tournament's match format.",
+    )
 
     class Meta:
         model = Stage
