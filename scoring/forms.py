@@ -37,6 +37,7 @@ FIELD_OF_ERROR = {
     "first_dealer": "__all__",
     "reason": "reason",
     "version": "__all__",
+    "If-Match": "__all__",  # the version the page was read at, sent again in a hidden field
     "evidence": "tricks",  # a misplay dispute's trick record, typed in the tricks box
 }
 

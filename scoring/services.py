@@ -71,6 +71,7 @@ from tarabish_site.api.errors import (
     PreconditionFailed,
     ValidationFailed,
 )
+from tarabish_site.api.versioning import IF_MATCH
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
@@ -197,7 +198,7 @@ def _refuse_if_changed(game: Game, expected_version: int | None) -> None:
             f"game {game.pk} changed since you read it: it is at version {game.version}, you "
             f"acted on version {expected_version}. Look at it again before you do this."
         )
-        raise PreconditionFailed(message, fields={"version": [message]})
+        raise PreconditionFailed(message, fields={IF_MATCH: [message]})
 
 
 def _refuse_unless_running(game: Game, doing: str) -> None:
@@ -1059,7 +1060,7 @@ def hand_correct(
             f"hand {stored.number} was changed since you read it: it is at version "
             f"{stored.version}, you corrected version {expected_version}"
         )
-        raise PreconditionFailed(message, fields={"version": [message]})
+        raise PreconditionFailed(message, fields={IF_MATCH: [message]})
     if game.status == Game.Status.ABANDONED:
         _refuse_unless_running(game, "correcting a hand")
     if game.status == Game.Status.FINISHED:

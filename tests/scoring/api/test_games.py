@@ -291,7 +291,8 @@ def test_an_act_on_a_game_needs_the_version_it_was_read_at(
     services.game_first_dealer_set(game=game, seat=1)
     stale = api.post(url, body, headers=seen)
     assert (stale.status_code, stale.json()["code"]) == (412, "stale_version")
-    assert "changed since you read it" in stale.json()["fields"]["version"][0]
+    # named as the tournaments' stale versions are: by the header that carried the version
+    assert "changed since you read it" in stale.json()["fields"]["If-Match"][0]
     stored = Game.objects.get(pk=game.pk)
     assert (stored.first_dealer, stored.status) == (1, "in_progress")
 
