@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 from django.db import connection
 from django.db.models import Count, Prefetch, Q, QuerySet
 
+from scoring import signals
 from scoring.engine import Outcome, forced_call
 from scoring.models import Game, Hand, HandRevision, MisplayDispute, Player, Side, Team
 from scoring.services import user_can_direct
@@ -70,14 +71,18 @@ def team_list(*, player: Player | int | None = None, search: str = "") -> QueryS
 
 def visible_to(games: QuerySet[G], user: AnyUser | None) -> QuerySet[G]:
     """The games of ``games`` that ``user`` may follow (see ``services.user_can_see``): the
-    public ones, and the private ones they keep score in; directors of every game see every
-    game (a tournament's directors keep score in its match games)."""
+    public ones, and the private ones they keep score in or direct; directors of every game see
+    every game."""
     if user_can_direct(user):
         return games
     if user is None or not user.is_authenticated:
         return games.filter(public=True)
     keeps = Game.scorekeepers.through.objects.filter(user_id=user.pk).values("game_id")
-    return games.filter(Q(public=True) | Q(created_by_id=user.pk) | Q(pk__in=keeps))
+    visible = Q(public=True) | Q(created_by_id=user.pk) | Q(pk__in=keeps)
+    for _receiver, directed in signals.games_directed_by.send(sender=Game, user=user):
+        if directed is not None:  # the games another app makes them a director of
+            visible |= Q(pk__in=directed)
+    return games.filter(visible)
 
 
 def game_list(

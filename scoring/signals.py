@@ -14,7 +14,9 @@ and starts no game of its own (see :func:`scoring.services.game_owner_page`).
 ``game_directed_by`` asks whether another app makes a user a director of one game, with
 ``sender=Game``, ``game`` and ``user``: a tournament's directors direct the games of its matches,
 and those only. A receiver that makes them one answers True (see
-:func:`scoring.services.user_can_direct`).
+:func:`scoring.services.user_can_direct`). ``games_directed_by`` asks the same of every game at
+once, with ``sender=Game`` and ``user``: a receiver answers a query of the ids of the games it
+makes them a director of (see :func:`scoring.selectors.visible_to`).
 """
 
 from django.dispatch import Signal
@@ -22,3 +24,4 @@ from django.dispatch import Signal
 game_result_changed = Signal()
 game_owner_page = Signal()
 game_directed_by = Signal()
+games_directed_by = Signal()

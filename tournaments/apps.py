@@ -8,9 +8,15 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
-        from scoring.signals import game_directed_by, game_owner_page, game_result_changed
+        from scoring.signals import (
+            game_directed_by,
+            game_owner_page,
+            game_result_changed,
+            games_directed_by,
+        )
         from tournaments.receivers import (
             director_of_game,
+            games_of_director,
             match_page_of_game,
             on_game_result_changed,
         )
@@ -20,3 +26,4 @@ class TournamentsConfig(AppConfig):
         )
         game_owner_page.connect(match_page_of_game, dispatch_uid="tournaments.game_owner_page")
         game_directed_by.connect(director_of_game, dispatch_uid="tournaments.game_directed_by")
+        games_directed_by.connect(games_of_director, dispatch_uid="tournaments.games_directed_by")

@@ -4,7 +4,12 @@ from typing import Any
 
 from django.urls import reverse
 
-from tournaments.selectors import game_directed_by, game_is_in_a_match, match_of_game
+from tournaments.selectors import (
+    game_directed_by,
+    game_is_in_a_match,
+    games_directed_by,
+    match_of_game,
+)
 from tournaments.tasks import match_sync_for_game
 
 
@@ -28,3 +33,9 @@ def director_of_game(sender: object, *, game: Any, user: Any, **kwargs: Any) -> 
     """``scoring.signals.game_directed_by``: a tournament's organiser and directors direct the
     games of its matches (rule on their disputes, reopen them), and no other game."""
     return game_directed_by(game.pk, user)
+
+
+def games_of_director(sender: object, *, user: Any, **kwargs: Any) -> Any:
+    """``scoring.signals.games_directed_by``: the match games of the tournaments ``user``
+    organises or directs (ids, as a query)."""
+    return games_directed_by(user)

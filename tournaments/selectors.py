@@ -171,6 +171,17 @@ def game_directed_by(game_id: int, user: Viewer) -> bool:
     return MatchGame.objects.filter(tournament, game_id=game_id).exists()
 
 
+def games_directed_by(user: Viewer) -> QuerySet[Any] | None:
+    """The ids of the scoring games of the tournaments ``user`` organises or directs (a query,
+    to filter games by), or None for no user."""
+    if user is None or not user.is_authenticated:
+        return None
+    tournament = Q(match__stage__tournament__organiser_id=user.pk) | Q(
+        match__stage__tournament__directors=user.pk
+    )
+    return MatchGame.objects.filter(tournament).values("game_id")
+
+
 def game_is_in_a_match(game_id: int) -> bool:
     """Whether a scoring game was played for a match (casual games have nothing to update).
 

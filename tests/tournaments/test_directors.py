@@ -194,3 +194,24 @@ def test_a_director_taken_off_through_the_api_directs_its_games_no_more() -> Non
     hand = client_for(named).post(hands, {"entry_kind": "summary", **summary(caller=1)})
     assert hand.status_code == 403
     assert game.hands.count() == 1
+
+
+def test_a_named_director_finds_the_private_tournaments_games_in_the_lists() -> None:
+    organiser = UserFactory(director=True)
+    tournament = tournament_ready(2, organiser=organiser, public=False)
+    stage = add_stage(tournament, "single_elim")
+    stage_start(stage_id=stage.pk, actor=organiser)
+    match = Match.objects.get(stage=stage)
+    game = match_game_start(match_id=match.pk, actor=organiser, first_dealer=0).game
+    named = UserFactory()
+    assert game.public is False
+
+    def listed() -> list[int]:
+        body = client_for(named).get("/api/v1/games/").json()
+        return [g["id"] for g in body["results"]]
+
+    assert game.pk not in listed()
+    tournament_director_add(tournament_id=tournament.pk, actor=organiser, user_id=named.pk)
+    assert game.pk in listed()  # named after the game started: not one of its scorekeepers
+    tournament.directors.remove(named)
+    assert game.pk not in listed()
