@@ -14,6 +14,9 @@ at seats 1 and 3 (engine team 1).
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
@@ -21,6 +24,9 @@ from django.db.models.functions import Greatest, Least
 from django.utils import timezone
 
 from scoring.engine import Outcome, Ruleset
+
+#: "seat 2" in the engine's words (see ``MisplayDispute.reason_naming``).
+_SEAT = re.compile(r"\bseat ([0-3])\b")
 
 SEAT_CHOICES = [(0, "Seat 0"), (1, "Seat 1"), (2, "Seat 2"), (3, "Seat 3")]
 TRUMP_CHOICES = [("C", "Clubs"), ("D", "Diamonds"), ("H", "Hearts"), ("S", "Spades")]
@@ -457,6 +463,16 @@ class MisplayDispute(models.Model):
     @property
     def accused_name(self) -> str:
         return str(self.hand.game.seats[self.accused].display_name)
+
+    def reason_naming(self, names: Sequence[str]) -> str:
+        """The engine's reason with each "seat N" it speaks of given its player's name, as the
+        pages show it (the engine knows seats, not players)."""
+        return _SEAT.sub(lambda found: names[int(found.group(1))], self.reason)
+
+    @property
+    def reason_named(self) -> str:
+        """:meth:`reason_naming` with the players of the hand's game (read with its seats)."""
+        return self.reason_naming([player.display_name for player in self.hand.game.seats])
 
     @property
     def decision(self) -> bool | None:

@@ -165,6 +165,8 @@ class SheetRow:
     notes: list[str] = field(default_factory=list)
     corrected: bool = False
     disputes: list[MisplayDispute] = field(default_factory=list)
+    #: Each dispute with the engine's reason naming the players (as the sheet shows it).
+    dispute_lines: list[tuple[MisplayDispute, str]] = field(default_factory=list)
 
 
 def sheet_rows(game: Game, hands: Sequence[Hand]) -> list[SheetRow]:
@@ -205,6 +207,10 @@ def sheet_rows(game: Game, hands: Sequence[Hand]) -> list[SheetRow]:
                 notes=notes,
                 corrected=hand.version > 1,
                 disputes=list(hand.disputes.all()),
+                dispute_lines=[
+                    (dispute, dispute.reason_naming(list(names.values())))
+                    for dispute in hand.disputes.all()
+                ],
             )
         )
     return rows
