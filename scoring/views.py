@@ -54,7 +54,7 @@ from scoring.forms import (
     UndoForm,
     form_field_of,
 )
-from scoring.models import TRUMP_CHOICES, Game, Hand, MisplayDispute
+from scoring.models import Game, Hand, MisplayDispute
 from tarabish_site.api.errors import ApplicationError, Conflict, NotFound
 
 OUTCOME_LABELS = {
@@ -164,7 +164,6 @@ class SheetRow:
     running: tuple[int, int]
     notes: list[str] = field(default_factory=list)
     corrected: bool = False
-    disputes: list[MisplayDispute] = field(default_factory=list)
     #: Each dispute with the engine's reason naming the players (as the sheet shows it).
     dispute_lines: list[tuple[MisplayDispute, str]] = field(default_factory=list)
 
@@ -199,14 +198,13 @@ def sheet_rows(game: Game, hands: Sequence[Hand]) -> list[SheetRow]:
                 calling_team=None if hand.caller is None else hand.caller % 2,
                 trump=suit_symbol(hand.trump) or ("" if hand.caller is None else _("no trump")),
                 trump_letter=hand.trump,
-                trump_name=str(dict(TRUMP_CHOICES).get(hand.trump, "")),
+                trump_name=hand.get_trump_display(),
                 outcome=hand.outcome,
                 outcome_label=str(OUTCOME_LABELS.get(hand.outcome, hand.outcome)),
                 points=(hand.points_a, hand.points_b),
                 running=(hand.running_a, hand.running_b),
                 notes=notes,
                 corrected=hand.version > 1,
-                disputes=list(hand.disputes.all()),
                 dispute_lines=[
                     (dispute, dispute.reason_naming(list(names.values())))
                     for dispute in hand.disputes.all()
@@ -268,7 +266,9 @@ def game_context(game: Game, hands: Sequence[Hand]) -> dict[str, Any]:
         "ruleset_lines": rules.describe(),
         "target": rules.target,
         "chart": chart_svg(game, rows) if rows else "",
-        "pending_disputes": any(d.status == "pending" for r in rows for d in r.disputes),
+        "pending_disputes": any(
+            d.status == "pending" for r in rows for d, _reason in r.dispute_lines
+        ),
     }
 
 

@@ -32,7 +32,3 @@ class SignInView(auth_views.LoginView):
             response["Retry-After"] = str(wait)
             return response
         return super().post(request, *args, **kwargs)
-
-
-class SignOutView(auth_views.LogoutView):
-    """Signing out (a POST, from the button in every page's header)."""

@@ -2,6 +2,7 @@
 the API root) and any nested routes of its own."""
 
 from django.contrib import admin
+from django.contrib.auth.views import LogoutView
 from django.urls import include, path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
@@ -9,7 +10,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.routers import APIRootView, DefaultRouter
 
 from scoring.api import urls as scoring_api
-from tarabish_site.accounts import SignInView, SignOutView
+from tarabish_site.accounts import SignInView
 from tarabish_site.api.auth import TokenView
 from tarabish_site.api.exceptions import json_not_found
 from tarabish_site.health import healthz
@@ -41,7 +42,7 @@ urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("healthz", healthz, name="healthz"),
     path("accounts/sign-in/", SignInView.as_view(), name="login"),
-    path("accounts/sign-out/", SignOutView.as_view(), name="logout"),
+    path("accounts/sign-out/", LogoutView.as_view(), name="logout"),  # a POST, from every header
     path("admin/", admin.site.urls),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),

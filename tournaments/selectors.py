@@ -58,11 +58,9 @@ def tournament_directed_by(tournament: Tournament, user: Viewer) -> bool:
 
 
 def with_directors(tournaments: QuerySet[Tournament]) -> QuerySet[Tournament]:
-    """``tournaments`` with their organiser, and their directors in one more query."""
+    """``tournaments`` with their directors, in one more query."""
     accounts = get_user_model().objects.only("id", "username").order_by("username")
-    return tournaments.select_related("organiser").prefetch_related(
-        Prefetch("directors", queryset=accounts)
-    )
+    return tournaments.prefetch_related(Prefetch("directors", queryset=accounts))
 
 
 def with_counts(tournaments: QuerySet[Tournament]) -> QuerySet[Tournament]:
@@ -163,12 +161,8 @@ def game_directed_by(game_id: int, user: Viewer) -> bool:
     """Whether ``user`` directs the tournament a scoring game is played for (its organiser or
     one of its directors), which makes them a director of the game; a game no longer counted
     for its match (discarded) too, since its history stays the tournament's."""
-    if user is None or not user.is_authenticated:
-        return False
-    tournament = Q(match__stage__tournament__organiser_id=user.pk) | Q(
-        match__stage__tournament__directors=user.pk
-    )
-    return MatchGame.objects.filter(tournament, game_id=game_id).exists()
+    games = games_directed_by(user)
+    return games is not None and games.filter(game_id=game_id).exists()
 
 
 def games_directed_by(user: Viewer) -> QuerySet[Any] | None:
