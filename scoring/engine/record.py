@@ -353,6 +353,16 @@ def _check_runs_and_bella(
                         "bella_seat",
                         "bella_not_held",
                     )
+            # A run shown holds its cards as surely as a card played: a record stopped
+            # before the king or queen was played still cannot give it to two players.
+            for r in rec.runs:
+                if r.seat != rec.bella_seat and any(c.index == i for c in r.cards):
+                    raise _bad(
+                        f"seat {rec.bella_seat} calls bella but seat {r.seat} showed the "
+                        f"{DECK[i].label} in a run",
+                        "bella_seat",
+                        "bella_not_held",
+                    )
 
 
 def _check_runs_cut_from_the_top(

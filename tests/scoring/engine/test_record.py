@@ -1,5 +1,6 @@
 """Trick records: leaders, scoring, impossible records, JSON."""
 
+import dataclasses
 import random
 
 import pytest
@@ -147,6 +148,21 @@ def test_runs_and_bella_against_the_record():
     assert info.value.code == "bella_not_held"
     with pytest.raises(ImpossibleRecord):
         TrickRecord(0, 1, None, tricks, bella_seat=2).check()
+
+
+def test_bella_against_a_run_holding_the_king_before_it_was_played():
+    """A record stopped early (thrown in): the king of trump is in seat 1's shown run, not
+    yet played, so seat 0 cannot have bella, as a score-sheet line already says."""
+    twenty = RunShown(1, RunKind.TWENTY, H, Rank.KING)
+    stopped = TrickRecord(
+        3, 0, H, (parse_cards("AS 6C 7S"),), runs=(twenty,), bella_seat=0, thrown_in_by=1
+    )
+    with pytest.raises(ImpossibleRecord) as info:
+        score_tricks(Ruleset(), stopped)
+    assert (info.value.field, info.value.code) == ("bella_seat", "bella_not_held")
+    assert str(info.value) == "seat 0 calls bella but seat 1 showed the king of hearts in a run"
+    own = score_tricks(Ruleset(), dataclasses.replace(stopped, bella_seat=1))
+    assert own.bella_points == (0, 20)  # the run's own player holds both
 
 
 def test_no_trump_needs_the_switch():
