@@ -110,8 +110,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         }
     )
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # A busy timeout lets the development server and an in-process task share the file.
-    DATABASES["default"].setdefault("OPTIONS", {}).update({"timeout": 20})
+    # A busy timeout lets the development server and an in-process task share the file, and
+    # every transaction takes the write lock when it begins: one begun as a reader that then
+    # writes can deadlock with another, and SQLite answers "database is locked" at once
+    # instead of waiting (two undos on two games at the same moment did).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {"timeout": 20, "transaction_mode": "IMMEDIATE"}
+    )
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # ---------------------------------------------------------------------------------------- cache
