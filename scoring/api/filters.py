@@ -4,9 +4,10 @@ from django.db.models import Q, QuerySet
 from django_filters import rest_framework as filters
 
 from scoring.models import Game, MisplayDispute, Player, Team
+from tarabish_site.api.filters import FilterSet
 
 
-class GameFilter(filters.FilterSet):  # type: ignore[misc]  # django-filter is untyped
+class GameFilter(FilterSet):
     """``?status=in_progress&team=4&date=2026-11-21`` (dates are local dates of the start)."""
 
     status = filters.ChoiceFilter(choices=Game.Status.choices, help_text="The game's status.")
@@ -39,7 +40,7 @@ class GameFilter(filters.FilterSet):  # type: ignore[misc]  # django-filter is u
         )
 
 
-class TeamFilter(filters.FilterSet):  # type: ignore[misc]  # django-filter is untyped
+class TeamFilter(FilterSet):
     player = filters.ModelChoiceFilter(
         queryset=Player.objects.all(), method="filter_player", help_text="Teams of this player."
     )
@@ -60,7 +61,7 @@ class TeamFilter(filters.FilterSet):  # type: ignore[misc]  # django-filter is u
         )
 
 
-class PlayerFilter(filters.FilterSet):  # type: ignore[misc]  # django-filter is untyped
+class PlayerFilter(FilterSet):
     search = filters.CharFilter(method="filter_search", help_text="Part of a name or community.")
 
     class Meta:
@@ -71,7 +72,7 @@ class PlayerFilter(filters.FilterSet):  # type: ignore[misc]  # django-filter is
         return queryset.filter(Q(display_name__icontains=value) | Q(community__icontains=value))
 
 
-class DisputeFilter(filters.FilterSet):  # type: ignore[misc]  # django-filter is untyped
+class DisputeFilter(FilterSet):
     game = filters.NumberFilter(
         field_name="hand__game",
         help_text="Disputes of this game.",

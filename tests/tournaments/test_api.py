@@ -10,7 +10,12 @@ import pytest
 from rest_framework.test import APIClient
 
 from tests.scoring.factories import TeamFactory, UserFactory
-from tests.tournaments.factories import TournamentFactory, add_stage, tournament_ready
+from tests.tournaments.factories import (
+    EntryFactory,
+    TournamentFactory,
+    add_stage,
+    tournament_ready,
+)
 from tests.tournaments.helpers import win_match
 from tournaments.demo import stage_play_simulated
 from tournaments.models import Match, Stage, Tournament
@@ -36,6 +41,30 @@ def test_anyone_lists_public_tournaments_but_not_private_ones() -> None:
     assert director_view.status_code == 200
     assert (director_view.json()["entry_count"], director_view.json()["stage_count"]) == (0, 0)
     assert director_view["ETag"] == '"1"'
+
+
+def test_a_yes_no_filter_reads_true_and_false_and_refuses_anything_else() -> None:
+    TournamentFactory(name="Open", slug="open")
+    secret = TournamentFactory(name="Secret", slug="secret", public=False)
+    EntryFactory(tournament=secret, checked_in=True)
+    EntryFactory(tournament=secret, checked_in=False)
+    client = client_for(secret.organiser)
+
+    def slugs(query: str) -> list[str]:
+        return sorted(
+            t["slug"] for t in client.get(f"/api/v1/tournaments/{query}").json()["results"]
+        )
+
+    assert slugs("?public=true") == ["open"]
+    assert slugs("?public=False") == ["secret"]
+    assert slugs("?public=0") == ["secret"]
+    assert slugs("?public=") == ["open", "secret"]
+    typo = client.get("/api/v1/tournaments/?public=yes please")
+    assert typo.status_code == 400
+    assert typo.json()["fields"] == {"public": ["yes please is neither true nor false."]}
+    entries = client.get("/api/v1/tournaments/secret/entries/?checked_in=true").json()
+    assert [e["checked_in"] for e in entries["results"]] == [True]
+    assert client.get("/api/v1/tournaments/secret/entries/?checked_in=no").status_code == 400
 
 
 def test_create_needs_an_account_and_replays_with_the_same_key() -> None:

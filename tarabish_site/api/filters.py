@@ -1,0 +1,58 @@
+"""What every API list's filters share.
+
+django-filter reads ``?public=maybe`` as no filter at all and answers the whole list, so a
+score-pad with a typo in a query is shown every tournament and never told. Here a yes/no
+filter takes ``true`` or ``false`` (``1`` or ``0``) and refuses anything else with a 400
+naming the filter, as every other filter already does with a value it cannot read.
+"""
+
+from typing import Any
+
+from django import forms
+from django.db import models
+from django_filters import filters as base
+from django_filters import rest_framework as filters
+from django_filters.rest_framework.filterset import FILTER_FOR_DBFIELD_DEFAULTS
+
+
+class YesNoField(forms.Field):
+    """``true`` / ``false`` (or ``1`` / ``0``), any case; empty is no filter."""
+
+    default_error_messages = {"invalid": "%(value)s is neither true nor false."}
+
+    def to_python(self, value: Any) -> bool | None:
+        if value in (None, ""):
+            return None
+        text = str(value).strip().lower()
+        if text in ("true", "1"):
+            return True
+        if text in ("false", "0"):
+            return False
+        raise forms.ValidationError(
+            self.error_messages["invalid"], code="invalid", params={"value": value}
+        )
+
+
+class YesNoFilter(base.BooleanFilter):  # type: ignore[misc]  # django-filter is untyped
+    """A boolean filter that refuses a value it cannot read (the schema says boolean)."""
+
+    field_class = YesNoField
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("widget", forms.TextInput)  # the value as sent, for the field to read
+        super().__init__(*args, **kwargs)
+
+
+class FilterSet(filters.FilterSet):  # type: ignore[misc]  # django-filter is untyped
+    """django-filter's REST FilterSet, with :class:`YesNoFilter` for boolean model fields."""
+
+    FILTER_DEFAULTS = {
+        **FILTER_FOR_DBFIELD_DEFAULTS,
+        models.BooleanField: {"filter_class": YesNoFilter},
+    }
+
+
+class FilterBackend(filters.DjangoFilterBackend):  # type: ignore[misc]  # untyped
+    """The API's filter backend: ``filterset_fields`` build on :class:`FilterSet`."""
+
+    filterset_base = FilterSet
