@@ -214,7 +214,7 @@ REST_FRAMEWORK = {
         "tarabish_site.api.filters.FilterBackend",
         "rest_framework.filters.OrderingFilter",
     ],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "tarabish_site.api.schema.ApiAutoSchema",
     "EXCEPTION_HANDLER": "tarabish_site.api.exceptions.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "writes": env.str("THROTTLE_WRITES", default="600/minute"),

@@ -6,6 +6,10 @@
 )
 """
 
+from typing import Any
+
+from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 from rest_framework import serializers
 
@@ -93,9 +97,31 @@ _ERRORS: dict[int, tuple[str, str, str, dict[str, list[str]]]] = {
 }
 
 
-def error_response(status: int, description: str | None = None) -> OpenApiResponse:
+#: A list's own errors: a filter's value it cannot read, a page past the last.
+_LIST_ERRORS: dict[int, tuple[str, str, str, dict[str, list[str]]]] = {
+    400: (
+        "A filter's value is not valid: each filter in error is named with the reason.",
+        "invalid",
+        "status: Select a valid choice. over is not one of the available choices.",
+        {"status": ["Select a valid choice. over is not one of the available choices."]},
+    ),
+    404: (
+        "No such page (past the last, or not a number).",
+        "not_found",
+        "Invalid page.",
+        {},
+    ),
+}
+
+
+def error_response(
+    status: int,
+    description: str | None = None,
+    *,
+    errors: dict[int, tuple[str, str, str, dict[str, list[str]]]] = _ERRORS,
+) -> OpenApiResponse:
     """A documented error response of ``status`` in the one shape, with an example."""
-    default_description, code, message, fields = _ERRORS[status]
+    default_description, code, message, fields = errors[status]
     example = OpenApiExample(
         f"{status} {code}",
         value={"message": message, "code": code, "fields": fields},
@@ -112,3 +138,34 @@ def error_response(status: int, description: str | None = None) -> OpenApiRespon
 def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
     """``{status: error_response(status)}`` for each status, to spread into ``responses``."""
     return {status: error_response(status) for status in statuses}
+
+
+class ApiAutoSchema(AutoSchema):
+    """drf-spectacular's schema, with the errors every list answers documented once here
+    rather than on each list: 400 when it has filters (a value it cannot read), 404 when it
+    is paginated (a page past the last) or lives under another resource (a game or a
+    tournament that does not exist). A list that documents its own keeps them."""
+
+    def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
+        responses: dict[str, Any] = super()._get_response_bodies(direction)
+        if self.method != "GET" or not self._is_list_view():
+            return responses
+        view: Any = self.view  # a GenericAPIView, for a list
+        added: dict[int, OpenApiResponse] = {}
+        filters = ("filterset_class", "filterset_fields")
+        if any(getattr(view, name, None) for name in filters) and any(
+            issubclass(backend, DjangoFilterBackend) for backend in view.filter_backends
+        ):
+            added[400] = error_response(400, errors=_LIST_ERRORS)
+        nested = "{" in self.path
+        if self._get_paginator() is not None or nested:  # type: ignore[no-untyped-call]
+            description = _LIST_ERRORS[404][0]
+            if nested:
+                description = "No such page, or the resource the list belongs to does not exist."
+            added[404] = error_response(404, description, errors=_LIST_ERRORS)
+        for status, response in added.items():
+            if str(status) not in responses:
+                responses[str(status)] = self._get_response_for_code(  # type: ignore[no-untyped-call]
+                    response, str(status), direction=direction
+                )
+        return responses

@@ -32,3 +32,38 @@ def test_what_the_api_sends_as_null_or_as_a_list_the_schema_says_so(client: Clie
     assert {"$ref": "#/components/schemas/BlankEnum"} in formats  # "": the tournament's
     schedule = schema["paths"]["/api/v1/tournaments/{slug}/schedule/"]["get"]["responses"]["200"]
     assert schedule["content"]["application/json"]["schema"]["type"] == "array"
+
+
+@pytest.mark.django_db
+def test_every_list_documents_the_errors_it_answers(client: Client) -> None:
+    """Each list in the schema is asked for a page past the last, with each filter it
+    documents given a value it cannot read (a word for a number, a date or a choice), and
+    (when it lives under another resource) for a game or tournament that does not exist:
+    each answer is in the one error shape, with a status the schema documents for it."""
+    schema = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json").json()
+    asked = 0
+    for path, operations in schema["paths"].items():
+        get = operations.get("get")
+        if get is None or not get["operationId"].endswith("_list"):
+            continue
+        filters = [  # those a word like "??" is not a value of (a slug or a name is)
+            p["name"]
+            for p in get.get("parameters", [])
+            if p["in"] == "query"
+            and p["name"] not in ("ordering", "page", "page_size", "search")
+            and p["schema"] != {"type": "string"}
+        ]
+        url = path.replace("{game_pk}", "999").replace("{tournament_slug}", "none")
+        url = url.replace("{slug}", "none").replace("{id}", "999")
+        tries = [f"{url}?{name}=%3F%3F" for name in filters]
+        if any(p["name"] == "page" for p in get.get("parameters", [])):
+            tries.append(f"{url}?page=99")
+        if "{" in path:
+            tries.append(url)
+        for attempt in tries:
+            response = client.get(attempt)
+            asked += 1
+            assert response.status_code in (400, 404), attempt
+            assert str(response.status_code) in get["responses"], attempt
+            assert set(response.json()) == {"message", "code", "fields"}, attempt
+    assert asked > 20
