@@ -274,7 +274,8 @@ class HandSummary:
 
     ``caller`` None is a void hand (all passed). ``trump`` None with a caller is "no trump".
     Give either ``runs`` (which runs were shown) or ``run_points`` (totals per team), not both.
-    ``card_points`` may be None for void and misplay hands.
+    ``card_points`` may be None for void and misplay hands; on a misplay they are what was
+    counted when the hand stopped (any part of the hand), and do not change the result.
     """
 
     dealer: int
@@ -412,6 +413,19 @@ class HandSummary:
                     f"card points {self.card_points[0]} and {self.card_points[1]} leave cards "
                     "worth 1 unplayed: no card is worth 1",
                     code="card_points_impossible",
+                    field="card_points",
+                )
+        elif self.misplay is not None:
+            # As counted when the hand was stopped: the whole hand goes to one team whatever
+            # they are, so only what no part of a hand can be is refused.
+            for i, p in enumerate(self.card_points):
+                _check_card_points(p, total, f"card_points.{i}")
+            if sum(self.card_points) > total:
+                raise InvalidEntry(
+                    f"card points {self.card_points[0]} and {self.card_points[1]} add up to "
+                    f"{sum(self.card_points)}: a hand has only {total}"
+                    + (" with no trump" if self.trump is None else ""),
+                    code="card_points_sum",
                     field="card_points",
                 )
         else:

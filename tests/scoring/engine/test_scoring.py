@@ -227,6 +227,20 @@ def test_misplay_proven_calling_team_scores_whole_hand():
     assert r.points == (162, 0)
 
 
+def test_a_misplay_line_takes_the_card_points_counted_when_the_hand_stopped():
+    stopped = line(card_points=(40, 30), misplay=MisplayCall(called_by=1, proven=True))
+    assert score_summary(STD, stopped).points == (0, 162)  # the whole hand, as without them
+    with pytest.raises(InvalidEntry) as info:
+        score_summary(STD, line(card_points=(100, 70), misplay=MisplayCall(1, True)))
+    assert (info.value.field, str(info.value)) == (
+        "card_points",
+        "card points 100 and 70 add up to 170: a hand has only 162",
+    )
+    with pytest.raises(InvalidEntry) as info:
+        score_summary(STD, line(card_points=(40, 1), misplay=MisplayCall(1, False)))
+    assert info.value.field == "card_points.1"
+
+
 def test_thrown_in_other_team_takes_what_was_not_yet_won():
     # team 1 (seat 3) throws in after team 0 won 40, team 1 won 30: team 0 gets the other 92
     r = score_summary(STD, line(caller=0, card_points=(40, 30), thrown_in_by=3))
