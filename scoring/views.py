@@ -355,6 +355,10 @@ def pad_config(request: HttpRequest, game: Game) -> dict[str, Any]:
             "previewOffline": _(
                 "No signal: the hand is checked when it is sent. It is kept on this phone."
             ),
+            "previewWaiting": _(
+                "Hands on this phone are not yet sent: this one is checked when it is sent."
+            ),
+            "edit": _("Put back in the form"),
             "waiting": _("%(count)s hand(s) not yet sent"),
             "wins": _("%(team)s wins the game"),
         },

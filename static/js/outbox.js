@@ -55,9 +55,10 @@ export class Outbox extends EventTarget {
     return (all || []).sort((a, b) => a.created - b.created);
   }
 
-  async add({ url, method = "POST", body, label, headers = {} }) {
+  // ``form``: what the page needs to put the request back in its form if it is refused.
+  async add({ url, method = "POST", body, label, headers = {}, form = null }) {
     const entry = {
-      key: newKey(), scope: this.scope, url, method, body, label, headers,
+      key: newKey(), scope: this.scope, url, method, body, label, headers, form,
       created: Date.now(), error: null,
     };
     await withStore("readwrite", (store) => store.put(entry));

@@ -117,8 +117,9 @@ async function runPreview() {
   const pending = (await outbox.pending()).length;
   preview.hidden = false;
   if (!navigator.onLine || pending > 0) {
+    // the server's score is behind the hands still on this phone: it cannot judge this one yet
     preview.className = "preview";
-    preview.textContent = words.previewOffline;
+    preview.textContent = navigator.onLine ? words.previewWaiting : words.previewOffline;
     return;
   }
   const seq = ++previewSeq;
@@ -211,8 +212,15 @@ async function renderOutbox() {
       discard.type = "button";
       discard.className = "danger";
       discard.textContent = words.discard;
-      discard.addEventListener("click", async () => { await outbox.remove(entry.key); await refreshLive(true); });
+      discard.addEventListener("click", () => takeOut(entry));
       item.append(" ", discard);
+      if (entry.form && form) {
+        const edit = document.createElement("button");
+        edit.type = "button";
+        edit.textContent = words.edit;
+        edit.addEventListener("click", () => takeBack(entry, { fields: entry.fields }));
+        item.append(" ", edit);
+      }
     }
     outboxList.append(item);
     if (pendingRows) {
@@ -229,10 +237,73 @@ async function renderOutbox() {
   if (title) title.textContent = `${words.hand} ${config.nextNumber + entries.length}`;
 }
 
+// ------------------------------------------------------------------ refused hands
+// The form as typed, kept with a hand in the outbox so a refused hand can be put back.
+function formValues() {
+  return [...form.elements]
+    .filter((field) => field.name && field.name !== "csrfmiddlewaretoken")
+    .filter((field) => !["radio", "checkbox"].includes(field.type) || field.checked)
+    .map((field) => [field.name, field.value]);
+}
+
+function formTouched() {
+  return formValues().some(([name, text]) => {
+    const field = form.elements[name];
+    const initial = field instanceof RadioNodeList
+      ? [...field].find((radio) => radio.defaultChecked)?.value ?? ""
+      : (field.type === "checkbox" ? "" : field.defaultValue ?? "");
+    return text !== initial;
+  });
+}
+
+function restore(values) {
+  for (const field of form.elements) {
+    if (!field.name || field.name === "csrfmiddlewaretoken") continue;
+    const given = values.filter(([name]) => name === field.name).map(([, text]) => text);
+    if (field.type === "radio" || field.type === "checkbox") field.checked = given.includes(field.value);
+    else if (field.tagName === "SELECT") field.value = given[0] ?? field.querySelector("option[selected]")?.value ?? "";
+    else field.value = given[0] ?? field.defaultValue;
+  }
+  form.dataset.teamTouched = "1"; // the team whose count was typed is the one kept
+}
+
+// Out of the outbox: the hands queued behind it were never sent (the outbox stops at a
+// refused one), so each moves up a number, and the queue goes on at once.
+async function takeOut(entry) {
+  const behind = (await outbox.pending()).filter((other) => other.created > entry.created);
+  await outbox.remove(entry.key);
+  for (const other of behind) {
+    if (other.body && typeof other.body.number === "number") {
+      other.body.number -= 1;
+      other.label = other.label.replace(/^(\S+ )\d+/, `$1${other.body.number}`);
+      await outbox.update(other);
+    }
+  }
+  await refreshLive(true);
+  await outbox.flush();
+}
+
+// Back into the form, as typed, with the server's reasons beside the fields.
+async function takeBack(entry, data) {
+  restore(entry.form);
+  await takeOut(entry);
+  showErrors(data);
+  preview.hidden = false;
+  preview.className = "preview error";
+  preview.textContent = entry.error || "";
+}
+
 outbox.addEventListener("change", renderOutbox);
 outbox.addEventListener("sent", () => refreshLive(true));
-outbox.addEventListener("refused", (event) => {
+outbox.addEventListener("refused", async (event) => {
+  const { entry } = event.detail;
   const data = event.detail.data || {};
+  const last = (await outbox.pending()).at(-1);
+  if (form && entry.form && last && last.key === entry.key && !formTouched()) {
+    // the hand just saved, with nothing typed since: it goes back to be put right
+    await takeBack(entry, data);
+    return;
+  }
   if (form) showErrors(data);
   refreshLive(true);
 });
@@ -253,22 +324,33 @@ if (form) {
   form.addEventListener("reset", () => {
     setTimeout(() => { clearErrors(); preview.hidden = true; delete form.dataset.teamTouched; }, 0);
   });
+  let saving = false;
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    if (saving) return; // a second tap while the first is being saved is the same hand
     if (value("caller") === "") {
       showErrors({ fields: { caller: [form.querySelector('[data-error-for="caller"]').dataset.required || "?"] } });
       return;
     }
-    const entry = buildEntry();
-    const number = config.nextNumber + (await outbox.pending()).length;
-    await outbox.add({
-      url: config.urls.hands,
-      body: { entry_kind: "summary", number, ...entry },
-      label: describe(entry, number),
-    });
-    form.reset();
-    preview.hidden = true;
-    await outbox.flush();
+    saving = true;
+    const button = event.submitter || form.querySelector("[type=submit]");
+    if (button) button.disabled = true;
+    try {
+      const entry = buildEntry();
+      const number = config.nextNumber + (await outbox.pending()).length;
+      await outbox.add({
+        url: config.urls.hands,
+        body: { entry_kind: "summary", number, ...entry },
+        label: describe(entry, number),
+        form: formValues(),
+      });
+      form.reset();
+      preview.hidden = true;
+      await outbox.flush();
+    } finally {
+      saving = false;
+      if (button) button.disabled = false;
+    }
   });
 }
 
