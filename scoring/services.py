@@ -1133,9 +1133,15 @@ class _Evidence:
     data: dict[str, Any]
 
 
+def dispute_needs_evidence(hand: Hand) -> bool:
+    """Whether a misplay called on ``hand`` must come with its trick record: a hand entered as
+    a summary (every score-pad hand) has no tricks of its own for the engine to judge."""
+    return hand.entry_kind != Hand.EntryKind.TRICKS
+
+
 def _evidence(hand: Hand, evidence: Mapping[str, Any] | None) -> _Evidence:
     if evidence is None:
-        if hand.entry_kind != Hand.EntryKind.TRICKS:
+        if dispute_needs_evidence(hand):
             message = "a hand entered as a summary needs the trick record as evidence"
             raise ValidationFailed(
                 message, code="evidence_required", fields={"evidence": [message]}
@@ -1341,12 +1347,37 @@ def dispute_rule(
     ruling: str,
     note: str = "",
     by: User | None = None,
+    expected_version: int | None = None,
 ) -> MisplayDispute:
     """A director's ruling on the engine's verdict (anyone else is refused):
     ``upheld`` lets it stand, ``overruled`` decides the opposite. Both stay visible, and the
-    hand and the game follow the ruling."""
+    hand and the game follow the ruling.
+
+    Only the hand's latest dispute decides it, so an earlier one, superseded, is not ruled
+    on (409). ``expected_version`` is the dispute's version the director read (412 when it
+    changed since: another director ruled, say); ``None`` rules on it as it is."""
     game, stored = _dispute_for_update(dispute)
     _refuse_unless_director(by, game, "rule on a misplay dispute")
+    if expected_version is not None and stored.version != expected_version:
+        message = (
+            f"misplay dispute {stored.pk} changed since you read it: it is at version "
+            f"{stored.version}, you acted on version {expected_version}. Look at it again "
+            "before you rule."
+        )
+        raise PreconditionFailed(message, fields={IF_MATCH: [message]})
+    later = (
+        stored.hand.disputes.filter(pk__gt=stored.pk)
+        .exclude(status=MisplayDispute.Status.RECORD_REJECTED)
+        .order_by("-pk")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    if later is not None:
+        message = (
+            f"misplay dispute {later} on this hand came after this one and decides the hand: "
+            "rule on that one"
+        )
+        raise Conflict(message, code="dispute_superseded", fields={"ruling": [message]})
     if ruling not in (MisplayDispute.Ruling.UPHELD, MisplayDispute.Ruling.OVERRULED):
         message = f'a ruling is "upheld" or "overruled", not {ruling!r}'
         raise ValidationFailed(message, fields={"ruling": [message]})

@@ -55,11 +55,13 @@ from scoring.models import Game, Hand, MisplayDispute
 from tarabish_site.api.errors import NotFound
 from tarabish_site.api.idempotency import PendingRecord, idempotent, idempotent_in_write
 from tarabish_site.api.routes import ID
-from tarabish_site.api.schema import error_responses
+from tarabish_site.api.schema import error_response, error_responses
 from tarabish_site.api.versioning import (
     ETAG_RESPONSE_HEADER,
+    IF_MATCH,
     IF_MATCH_PARAMETER,
     IF_NONE_MATCH_PARAMETER,
+    OPTIONAL_IF_MATCH_PARAMETER,
     expected_version,
     not_modified,
     not_modified_response,
@@ -658,8 +660,16 @@ class DisputeViewSet(mixins.ListModelMixin, JsonApiViewSet):
         "opposite (say why in `note`). Both stay visible; the hand and the game follow.",
         tags=["disputes"],
         request=DisputeRulingSerializer,
-        parameters=[ETAG_RESPONSE_HEADER],
-        responses={200: DisputeSerializer, **error_responses(400, 401, 403, 404, 422, 429)},
+        parameters=[OPTIONAL_IF_MATCH_PARAMETER, ETAG_RESPONSE_HEADER],
+        responses={
+            200: DisputeSerializer,
+            **error_responses(400, 401, 403, 404, 412, 422, 429),
+            409: error_response(
+                409,
+                "A later dispute on the same hand decides it (rule on that one), or a request "
+                "with the same Idempotency-Key is still running.",
+            ),
+        },
         examples=ex.RULING,
     )
     @idempotent
@@ -676,6 +686,7 @@ class DisputeViewSet(mixins.ListModelMixin, JsonApiViewSet):
             ruling=serializer.validated_data["ruling"],
             note=serializer.validated_data.get("note", ""),
             by=_by(request),
+            expected_version=expected_version(request) if request.headers.get(IF_MATCH) else None,
         )
         dispute = selectors.dispute_detail(dispute.pk)
         return with_etag(Response(DisputeSerializer(dispute).data), dispute.version)

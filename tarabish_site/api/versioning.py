@@ -41,6 +41,16 @@ IF_MATCH_PARAMETER = OpenApiParameter(
         "changed since: 412 (read it again and re-apply your change)."
     ),
 )
+OPTIONAL_IF_MATCH_PARAMETER = OpenApiParameter(
+    name=IF_MATCH,
+    type=OpenApiTypes.STR,
+    location=OpenApiParameter.HEADER,
+    required=False,
+    description=(
+        'The `ETag` of the version you read, for example `"7"`: the change is refused with 412 '
+        "when someone else changed it since. Without it, the change is made on it as it is."
+    ),
+)
 IF_NONE_MATCH_PARAMETER = OpenApiParameter(
     name="If-None-Match",
     type=OpenApiTypes.STR,

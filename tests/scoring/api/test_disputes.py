@@ -145,6 +145,32 @@ def test_a_director_overrules_and_the_hand_follows(
     assert after == {"team_a": 0, "team_b": sum(before.values())}  # team B takes the hand
 
 
+def test_only_the_hands_latest_dispute_is_ruled_on_and_a_stale_ruling_is_refused(
+    api: APIClient, director: Any, game: Game, django_capture_on_commit_callbacks: Any
+) -> None:
+    tricks_hand(game)
+    first = call_misplay(api, game, django_capture_on_commit_callbacks).json()
+    second = call_misplay(api, game, django_capture_on_commit_callbacks).json()
+    judge = client_for(director)
+    note = {"ruling": "overruled", "note": "seen by the whole table"}
+
+    superseded = judge.post(f"/api/v1/disputes/{first['id']}/ruling/", note)
+    assert superseded.status_code == 409
+    assert superseded.json()["code"] == "dispute_superseded"
+    assert str(second["id"]) in superseded.json()["message"]
+    assert MisplayDispute.objects.get(pk=first["id"]).ruling == "none"
+
+    url = f"/api/v1/disputes/{second['id']}/ruling/"
+    read = judge.get(f"/api/v1/disputes/{second['id']}/")
+    ruled = judge.post(url, note, HTTP_IF_MATCH=read["ETag"])
+    assert ruled.status_code == 200
+    stale = judge.post(url, {"ruling": "upheld"}, HTTP_IF_MATCH=read["ETag"])
+    assert stale.status_code == 412
+    assert list(stale.json()["fields"]) == ["If-Match"]
+    assert MisplayDispute.objects.get(pk=second["id"]).ruling == "overruled"
+    assert api.get(f"/api/v1/games/{game.pk}/hands/1/").json()["outcome"] == "misplay_proven"
+
+
 def test_a_ruling_waits_for_the_verdict(director: Any, api: APIClient, game: Game) -> None:
     tricks_hand(game)
     dispute = api.post(
