@@ -113,14 +113,29 @@ class HandForm(forms.Form):
         _set_choices(self, "misplay_by", _seat_choices(seat_names, empty=_("No misplay")))
         _set_choices(self, "thrown_in_by", _seat_choices(seat_names, empty=_("Played out")))
         for seat in SEATS:
+            name = seat_names.get(seat, seat)
             for kind, label in (("twenty", _("twenties")), ("fifty", _("fifties"))):
                 self.fields[f"{kind}_{seat}"] = forms.IntegerField(
-                    label=f"{seat_names.get(seat, seat)}: {label}",
+                    label=f"{name}: {label}",
                     min_value=0,
                     max_value=3,
                     required=False,
                     initial=0,
+                    error_messages={
+                        "max_value": _("%(name)s cannot show more than 3 %(runs)s in nine cards")
+                        % {"name": name, "runs": label},
+                        "min_value": _("%(name)s: %(runs)s are counted from 0")
+                        % {"name": name, "runs": label},
+                        "invalid": _("%(name)s: %(runs)s are a whole number")
+                        % {"name": name, "runs": label},
+                    },
                 )
+
+    def run_errors(self) -> list[str]:
+        """The refusals of the grid of runs, each naming the player, for the one place beside
+        the grid where the template shows them (with those of the runs as a whole)."""
+        names = ["runs"] + [f"{kind}_{seat}" for seat in SEATS for kind in ("twenty", "fifty")]
+        return [str(error) for name in names for error in self.errors.get(name, [])]
 
     def run_fields(self) -> list[tuple[int, str, forms.BoundField, forms.BoundField]]:
         """(seat, player, twenties field, fifties field) for the template."""
@@ -160,8 +175,15 @@ class HandForm(forms.Form):
         return entry
 
     @staticmethod
-    def initial_from_entry(entry: Mapping[str, Any]) -> dict[str, Any]:
-        """Form values that show a stored summary entry again (for a correction)."""
+    def initial_from_entry(
+        entry: Mapping[str, Any], counted: tuple[int, int] | None = None
+    ) -> dict[str, Any]:
+        """Form values that show a stored summary entry again (for a correction).
+
+        The grid holds the runs that count, as a score-sheet does: given the run points each
+        team ``counted`` in the hand's result, the runs a player showed for a team that counted
+        none are left out (both teams may show runs; only the best run's team counts them), so
+        a correction of the count alone is not refused for runs on both sides."""
         initial: dict[str, Any] = {}
         caller = entry.get("caller")
         initial["caller"] = VOID if caller is None else str(caller)
@@ -192,6 +214,8 @@ class HandForm(forms.Form):
                 initial[f"twenty_{team}"] = rest // 20
         for run in entry.get("runs") or []:
             if isinstance(run, Mapping) and run.get("seat") in SEATS:
+                if counted is not None and not counted[run["seat"] % 2]:
+                    continue
                 key = f"{run.get('kind')}_{run['seat']}"
                 initial[key] = initial.get(key, 0) + 1
         return initial

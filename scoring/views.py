@@ -679,7 +679,10 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             else:
                 return redirect("scoring:game-pad", pk=pk)
     else:
-        initial = HandForm.initial_from_entry(hand.entry) if hand.entry_kind == "summary" else {}
+        counted = (hand.run_points_a, hand.run_points_b)
+        initial = (
+            HandForm.initial_from_entry(hand.entry, counted) if hand.entry_kind == "summary" else {}
+        )
         initial["version"] = hand.version
         form = _hand_form(game, initial=initial, form_class=CorrectHandForm)
     context = game_context(game, hands)
