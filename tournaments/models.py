@@ -13,6 +13,15 @@ from django.db.models import F, Q
 
 from tournaments.algorithms.standings import DEFAULT_TIEBREAKERS, SWISS_TIEBREAKERS
 
+#: The largest seed: what the seed column holds on every database (PostgreSQL's integer).
+SEED_MAX = 2**31 - 1
+#: The most pools a round-robin stage is played in: they are named Pool A to Pool Z.
+POOLS_MAX = 26
+#: The most rounds of a Swiss stage: ceil(log2 n) rounds rank n entries, and 20 rank a million.
+SWISS_ROUNDS_MAX = 20
+#: The most entries of each pool a stage takes: what its column holds (a small integer).
+QUALIFIERS_PER_POOL_MAX = 2**15 - 1
+
 
 class Tournament(models.Model):
     class Status(models.TextChoices):

@@ -14,7 +14,7 @@ from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import Count, Prefetch, Q, QuerySet
 
-from scoring.models import MisplayDispute
+from scoring.models import MisplayDispute, Player
 from tournaments.algorithms.bracket import bracket_document
 from tournaments.models import (
     Entry,
@@ -74,6 +74,13 @@ def with_counts(tournaments: QuerySet[Tournament]) -> QuerySet[Tournament]:
 def tournament_list(user: Viewer) -> QuerySet[Tournament]:
     """Visible tournaments with their organiser and their entry and stage counts (one query)."""
     return with_counts(tournaments_visible(user)).order_by("-starts_on", "name")
+
+
+# ------------------------------------------------------------------------------ entries
+def with_substitutes(entries: QuerySet[Entry]) -> QuerySet[Entry]:
+    """``entries`` with their substitutes (id and name, by name), in one more query."""
+    players = Player.objects.only("id", "display_name").order_by("display_name", "id")
+    return entries.prefetch_related(Prefetch("substitutes", queryset=players))
 
 
 # ------------------------------------------------------------------------------ overview
@@ -258,20 +265,22 @@ _BRACKET_COLUMNS = (
 
 
 # ------------------------------------------------------------------------------ teams, players
-def team_results(team_id: int) -> list[Match]:
-    """Every finished match a team played, newest first (one query)."""
+def team_results(team_id: int, user: Viewer) -> list[Match]:
+    """Every finished match a team played in the tournaments ``user`` may see, newest first
+    (one query)."""
     return list(
         Match.objects.filter(Q(home__team_id=team_id) | Q(away__team_id=team_id))
         .filter(state=Match.State.COMPLETE, bye=False)
+        .filter(stage__tournament__in=tournaments_visible(user))
         .select_related("stage__tournament", "round", "home__team", "away__team")
         .order_by("-finished_at", "-id")
     )
 
 
-def team_entries(team_id: int) -> QuerySet[Entry]:
-    """A team's tournaments with its seed and final place."""
+def team_entries(team_id: int, user: Viewer) -> QuerySet[Entry]:
+    """A team's tournaments that ``user`` may see, with its seed and final place."""
     return (
-        Entry.objects.filter(team_id=team_id)
+        Entry.objects.filter(team_id=team_id, tournament__in=tournaments_visible(user))
         .select_related("tournament")
         .order_by("-tournament__starts_on")
     )
@@ -283,11 +292,17 @@ class RatingHistory:
     changes: list[RatingChange]
 
 
-def player_rating_history(player_id: int) -> RatingHistory:
-    """A player's rating now and after every rated match, oldest first (two queries)."""
+def player_rating_history(player_id: int, user: Viewer) -> RatingHistory:
+    """A player's rating now and after every rated match, oldest first (two queries).
+
+    The changes are those of the matches of tournaments ``user`` may see: a private
+    tournament's matches are left out for anyone else. The rating now counts every match.
+    """
     current = PlayerRating.objects.filter(player_id=player_id).first()
     changes = list(
-        RatingChange.objects.filter(player_id=player_id)
+        RatingChange.objects.filter(
+            player_id=player_id, match__stage__tournament__in=tournaments_visible(user)
+        )
         .select_related("match__stage__tournament", "match__round")
         .order_by("created_at", "id")
     )

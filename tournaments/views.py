@@ -514,7 +514,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     teams = list(scoring_selectors.team_list(player=pk))
     listed = scoring_selectors.game_list(player=pk)
     games = list(scoring_selectors.visible_to(listed, request.user)[:RECENT])
-    history = selectors.player_rating_history(pk)
+    history = selectors.player_rating_history(pk, request.user)
     return render(
         request,
         "tournaments/player.html",
@@ -542,7 +542,7 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "team": team,
             "games": game_lines(games, {team.pk}),
-            "matches": match_lines(selectors.team_results(pk), pk),
-            "entries": list(selectors.team_entries(pk)),
+            "matches": match_lines(selectors.team_results(pk, request.user), pk),
+            "entries": list(selectors.team_entries(pk, request.user)),
         },
     )

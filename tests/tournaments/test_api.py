@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from rest_framework.test import APIClient
 
+from scoring import services as scoring_services
 from tests.scoring.factories import TeamFactory, UserFactory
 from tests.tournaments.factories import (
     EntryFactory,
@@ -19,7 +20,7 @@ from tests.tournaments.factories import (
 from tests.tournaments.helpers import win_match
 from tournaments.demo import stage_play_simulated
 from tournaments.models import Match, Stage, Tournament
-from tournaments.services import stage_start, standings_recompute
+from tournaments.services import match_sync_for_game, stage_start, standings_recompute
 
 pytestmark = pytest.mark.django_db
 
@@ -241,3 +242,140 @@ def test_swiss_pairing_and_advance_through_the_api(
     assert leaders
     history = client.get(f"/api/v1/ratings/{leaders[0]['player']}/").json()
     assert history["history"]
+
+
+# ------------------------------------------------------------------ numbers out of range
+@pytest.mark.parametrize("huge", [10**20, 2**63])
+def test_a_number_no_column_holds_is_400_naming_the_field(huge: int) -> None:
+    tournament = TournamentFactory(slug="big", substitutes_allowed=True)
+    entry = EntryFactory(tournament=tournament)
+    client = client_for(tournament.organiser)
+    base = "/api/v1/tournaments/big"
+    asked = [
+        (f"{base}/entries/", {"team": TeamFactory().pk, "seed": huge}, "seed"),
+        (f"{base}/entries/", {"team": huge}, "team"),
+        (f"{base}/entries/{entry.pk}/substitutes/", {"player": huge}, "player"),
+        (f"{base}/directors/", {"user": huge}, "user"),
+        (f"{base}/stages/", {"kind": "round_robin", "pool_count": huge}, "pool_count"),
+        (f"{base}/stages/", {"kind": "swiss", "swiss_rounds": huge}, "swiss_rounds"),
+        (f"{base}/stages/", {"kind": "swiss", "qualifiers_per_pool": huge}, "qualifiers_per_pool"),
+    ]
+    for url, body, field in asked:
+        response = client.post(url, body, format="json")
+        assert response.status_code == 400, (url, body)
+        assert list(response.json()["fields"]) == [field], (url, body)
+    assert (tournament.entries.count(), tournament.stages.count()) == (1, 0)
+
+
+@pytest.mark.parametrize(
+    ("body", "field", "most"),
+    [
+        ({"kind": "round_robin", "pool_count": 27}, "pool_count", "26"),
+        ({"kind": "round_robin", "pool_count": 40000}, "pool_count", "26"),
+        ({"kind": "swiss", "swiss_rounds": 21}, "swiss_rounds", "20"),
+        ({"kind": "swiss", "swiss_rounds": 40000}, "swiss_rounds", "20"),
+    ],
+)
+def test_a_stage_count_past_its_maximum_is_refused_saying_the_maximum(
+    body: dict[str, Any], field: str, most: str
+) -> None:
+    tournament = TournamentFactory(slug="many")
+    response = client_for(tournament.organiser).post(
+        "/api/v1/tournaments/many/stages/", body, format="json"
+    )
+    assert response.status_code == 400
+    [reason] = response.json()["fields"][field]
+    assert most in reason
+    assert not tournament.stages.exists()
+
+
+def test_a_csv_seed_no_column_holds_is_refused_by_row_and_nothing_is_imported() -> None:
+    tournament = TournamentFactory(slug="csv", status=Tournament.Status.REGISTRATION)
+    csv = (
+        "player_one,player_two,community,seed\n"
+        "Angus,Mary,Glace Bay,1\n"
+        "Ron,Gerard,Cheticamp,99999999999999999999999\n"
+    )
+    response = client_for(tournament.organiser).post(
+        "/api/v1/tournaments/csv/entries/import/", {"csv": csv}, format="json"
+    )
+    assert response.status_code == 400
+    assert response.json()["fields"] == {"rows.3.seed": [f"seeds go up to {2**31 - 1}."]}
+    assert not tournament.entries.exists()
+
+
+@pytest.mark.parametrize("huge", [10**20, 2**63])
+def test_a_match_write_with_an_id_no_row_can_have_is_400_naming_the_field(huge: int) -> None:
+    tournament = tournament_ready(2)
+    stage = add_stage(tournament, "single_elim")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    match = Match.objects.select_related("home__team", "away__team").get(stage=stage)
+    client = client_for(tournament.organiser)
+    away = match.away.team
+    seats = [huge, away.player_one_id, match.home.team.player_two_id, away.player_two_id]
+    games = client.post(f"/api/v1/matches/{match.pk}/games/", {"seats": seats}, format="json")
+    assert games.status_code == 400
+    assert list(games.json()["fields"]) == ["seats.0"]
+    forfeit = client.post(
+        f"/api/v1/matches/{match.pk}/forfeit/",
+        {"loser": huge},
+        format="json",
+        HTTP_IF_MATCH=f'"{match.version}"',
+    )
+    assert forfeit.status_code == 400
+    assert list(forfeit.json()["fields"]) == ["loser"]
+    assert not match.match_games.exists()
+
+
+# ------------------------------------------------------------------ results that stand
+def test_a_finished_tournament_keeps_its_results() -> None:
+    tournament = tournament_ready(4)
+    stage = add_stage(tournament, "single_elim")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    semi = win_match(Match.objects.get(stage=stage, key="W1-1"), "home")
+    win_match(Match.objects.get(stage=stage, key="W1-2"), "home")
+    win_match(Match.objects.get(stage=stage, key="W2-1"), "home")
+    client = client_for(tournament.organiser)
+    assert client.post(f"/api/v1/tournaments/{tournament.slug}/finish/").status_code == 200
+    places = dict(tournament.entries.values_list("pk", "final_place"))
+    url = f"/api/v1/matches/{semi.pk}"
+    forfeit = client.post(
+        f"{url}/forfeit/",
+        {"loser": semi.home_id, "confirm_reset": True},
+        format="json",
+        HTTP_IF_MATCH=f'"{semi.version}"',
+    )
+    assert forfeit.status_code == 409
+    assert forfeit.json()["code"] == "finished"
+    # a correction in scoring holds the semi-final's change for a director to confirm
+    game = semi.match_games.get().game
+    scoring_services.game_reopen(game=game, by=tournament.organiser)
+    match_sync_for_game(game_id=game.pk)
+    semi.refresh_from_db()
+    assert "W2-1" in semi.held_reason
+    confirm = client.post(f"{url}/confirm-reset/", HTTP_IF_MATCH=f'"{semi.version}"')
+    assert confirm.status_code == 409
+    assert confirm.json()["code"] == "finished"
+    started = client.post(f"{url}/games/", {"first_dealer": 0}, format="json")
+    assert started.status_code == 409
+    assert started.json()["code"] == "finished"
+    final = Match.objects.get(stage=stage, key="W2-1")
+    assert (final.state, final.winner_id) == (Match.State.COMPLETE, final.home_id)
+    assert Match.objects.get(pk=semi.pk).version == semi.version
+    assert semi.match_games.count() == 1
+    assert dict(tournament.entries.values_list("pk", "final_place")) == places
+
+
+def test_confirming_a_reset_with_nothing_held_is_409_and_changes_nothing() -> None:
+    tournament = tournament_ready(4)
+    stage = add_stage(tournament, "single_elim")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    played = win_match(Match.objects.get(stage=stage, key="W1-1"), "home")
+    ready = Match.objects.get(stage=stage, key="W1-2")
+    client = client_for(tournament.organiser)
+    for match in (ready, played):
+        etag = client.get(f"/api/v1/matches/{match.pk}/")["ETag"]
+        response = client.post(f"/api/v1/matches/{match.pk}/confirm-reset/", HTTP_IF_MATCH=etag)
+        assert response.status_code == 409
+        assert response.json()["code"] == "nothing_held"
+        assert client.get(f"/api/v1/matches/{match.pk}/")["ETag"] == etag

@@ -7,11 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from django.test import Client
+from django.urls import reverse
+from rest_framework.test import APIClient
 
 from tests.scoring.factories import PlayerFactory
 from tests.tournaments.factories import add_stage, tournament_ready
 from tests.tournaments.helpers import win_game, win_match
-from tournaments.models import Match, PlayerRating, RatingChange
+from tournaments.models import Match, PlayerRating, RatingChange, Tournament
 from tournaments.services import (
     entry_substitute_add,
     match_forfeit,
@@ -143,3 +146,47 @@ def test_a_substitute_for_half_the_match_leaves_the_registered_player_rated(
     winners = set(rated_winners(match))
     assert winners == {home.player_one_id, home.player_two_id}
     assert not RatingChange.objects.filter(player_id=sub).exists()
+
+
+def test_a_private_tournament_leaves_the_rating_history_of_anyone_but_its_directors(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    matches = played_round_robin(django_capture_on_commit_callbacks)
+    tournament = matches[0].stage.tournament
+    player = matches[0].home.team.player_one_id
+    url = f"/api/v1/ratings/{player}/"
+    anyone, director = APIClient(), APIClient()
+    director.force_authenticate(tournament.organiser)
+    before = anyone.get(url).json()["history"]
+    assert {h["tournament"] for h in before} == {tournament.slug}
+    private = director.patch(
+        f"/api/v1/tournaments/{tournament.slug}/",
+        {"public": False},
+        format="json",
+        HTTP_IF_MATCH=f'"{tournament.version}"',
+    )
+    assert private.status_code == 200
+    after = anyone.get(url).json()
+    assert after["history"] == []
+    assert after["current"]["matches"] == len(before)  # the rating itself stays whole
+    assert director.get(url).json()["history"] == before
+
+
+def test_player_and_team_pages_leave_out_a_private_tournament(
+    django_capture_on_commit_callbacks: Any, client: Client
+) -> None:
+    matches = played_round_robin(django_capture_on_commit_callbacks)
+    tournament = matches[0].stage.tournament
+    team = matches[0].home.team
+    pages = [
+        reverse("tournaments:player-detail", args=[team.player_one_id]),
+        reverse("tournaments:team-detail", args=[team.pk]),
+    ]
+    for page in pages:
+        assert tournament.name in client.get(page).content.decode()
+    Tournament.objects.filter(pk=tournament.pk).update(public=False)
+    for page in pages:
+        assert tournament.name not in client.get(page).content.decode()
+    client.force_login(tournament.organiser)
+    for page in pages:
+        assert tournament.name in client.get(page).content.decode()

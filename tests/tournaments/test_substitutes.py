@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
+from rest_framework.test import APIClient
 
 from scoring import services as scoring_services
 from tarabish_site.api.errors import ValidationFailed
@@ -95,3 +98,64 @@ def test_scoring_takes_a_substitute_only_when_told_the_team() -> None:
             seats=partners_side_by_side,
             substitutes={sub.pk: team_a},
         )
+
+
+def test_a_player_on_another_entrys_team_is_refused_naming_that_entry() -> None:
+    match = ready_match()
+    away = match.away
+    with pytest.raises(ValidationFailed) as info:
+        entry_substitute_add(entry_id=match.home_id, actor=None, player_id=away.team.player_two_id)
+    [reason] = info.value.fields["player"]
+    assert f"already plays for {away.team} (entry {away.pk})" in reason
+    assert not match.home.substitutes.exists()
+
+
+def test_a_substitute_of_another_entry_is_refused_naming_that_entry() -> None:
+    match = ready_match()
+    sub = PlayerFactory()
+    entry_substitute_add(entry_id=match.away_id, actor=None, player_id=sub.pk)
+    entry_substitute_add(entry_id=match.away_id, actor=None, player_id=sub.pk)  # again: no-op
+    with pytest.raises(ValidationFailed) as info:
+        entry_substitute_add(entry_id=match.home_id, actor=None, player_id=sub.pk)
+    [reason] = info.value.fields["player"]
+    assert f"already a substitute for {match.away.team} (entry {match.away_id})" in reason
+    assert not match.home.substitutes.exists()
+    # a substitute in another tournament is free to stand in here
+    other = ready_match()
+    entry_substitute_add(entry_id=other.home_id, actor=None, player_id=sub.pk)
+
+
+def test_the_entries_show_their_substitutes_in_a_flat_number_of_queries(
+    django_assert_max_num_queries: Any,
+) -> None:
+    tournament = tournament_ready(6, substitutes_allowed=True)
+    entries = list(tournament.entries.order_by("seed"))
+    subs = PlayerFactory.create_batch(5)
+    for entry, sub in zip(entries, subs, strict=False):
+        entry_substitute_add(entry_id=entry.pk, actor=None, player_id=sub.pk)
+    entry_substitute_add(entry_id=entries[0].pk, actor=None, player_id=PlayerFactory().pk)
+    client = APIClient()
+    with django_assert_max_num_queries(4):
+        listed = client.get(f"/api/v1/tournaments/{tournament.slug}/entries/").json()["results"]
+    shown = {e["id"]: e["substitutes"] for e in listed}
+    assert shown[entries[1].pk] == [{"id": subs[1].pk, "display_name": subs[1].display_name}]
+    assert len(shown[entries[0].pk]) == 2
+    assert shown[entries[5].pk] == []
+    one = client.get(f"/api/v1/tournaments/{tournament.slug}/entries/{entries[2].pk}/").json()
+    assert one["substitutes"] == [{"id": subs[2].pk, "display_name": subs[2].display_name}]
+
+
+def test_a_substitute_added_through_the_api_is_in_the_answer_and_a_refusal_names_player() -> None:
+    match = ready_match()
+    tournament = match.stage.tournament
+    client = APIClient()
+    client.force_authenticate(tournament.organiser)
+    base = f"/api/v1/tournaments/{tournament.slug}/entries"
+    sub = PlayerFactory()
+    added = client.post(f"{base}/{match.home_id}/substitutes/", {"player": sub.pk}, format="json")
+    assert added.status_code == 200
+    assert added.json()["substitutes"] == [{"id": sub.pk, "display_name": sub.display_name}]
+    refused = client.post(f"{base}/{match.away_id}/substitutes/", {"player": sub.pk}, format="json")
+    assert refused.status_code == 400
+    assert list(refused.json()["fields"]) == ["player"]
+    assert f"entry {match.home_id}" in refused.json()["message"]

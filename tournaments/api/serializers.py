@@ -12,6 +12,10 @@ from scoring.engine import PRESETS
 from tarabish_site.api.serializers import OnlyItsFields
 from tournaments.algorithms.standings import TIEBREAKERS
 from tournaments.models import (
+    POOLS_MAX,
+    QUALIFIERS_PER_POOL_MAX,
+    SEED_MAX,
+    SWISS_ROUNDS_MAX,
     Entry,
     Match,
     MatchGame,
@@ -22,6 +26,10 @@ from tournaments.models import (
     Standing,
     Tournament,
 )
+
+#: The largest row id: the database's 64-bit keys, as scoring's id filters bound them. A
+#: larger number is refused as 400 naming the field, never sent to the database to overflow.
+ID_MAX = 2**63 - 1
 
 
 # ------------------------------------------------------------------------------ tournaments
@@ -107,9 +115,21 @@ class TournamentUpdateSerializer(OnlyItsFields):
 
 
 # ------------------------------------------------------------------------------ entries
+class SubstitutePlayerSerializer(serializers.Serializer[Any]):
+    """A player registered to stand in for either player of an entry."""
+
+    id = serializers.IntegerField(read_only=True)
+    display_name = serializers.CharField(read_only=True)
+
+
 class EntrySerializer(serializers.ModelSerializer[Entry]):
     team_name = serializers.CharField(source="team.name", read_only=True)
     players = serializers.SerializerMethodField()
+    substitutes = SubstitutePlayerSerializer(
+        many=True,
+        read_only=True,
+        help_text="The players registered to stand in for either player (by name).",
+    )
 
     class Meta:
         model = Entry
@@ -118,6 +138,7 @@ class EntrySerializer(serializers.ModelSerializer[Entry]):
             "team",
             "team_name",
             "players",
+            "substitutes",
             "seed",
             "status",
             "checked_in",
@@ -134,8 +155,8 @@ class EntrySerializer(serializers.ModelSerializer[Entry]):
 
 
 class EntryCreateSerializer(serializers.Serializer[Any]):
-    team = serializers.IntegerField(min_value=1, help_text="The team's id.")
-    seed = serializers.IntegerField(min_value=1, required=False, default=None)
+    team = serializers.IntegerField(min_value=1, max_value=ID_MAX, help_text="The team's id.")
+    seed = serializers.IntegerField(min_value=1, max_value=SEED_MAX, required=False, default=None)
 
 
 class CheckInSerializer(serializers.Serializer[Any]):
@@ -153,11 +174,13 @@ class WithdrawSerializer(serializers.Serializer[Any]):
 
 
 class SubstituteSerializer(serializers.Serializer[Any]):
-    player = serializers.IntegerField(min_value=1)
+    player = serializers.IntegerField(min_value=1, max_value=ID_MAX)
 
 
 class DirectorSerializer(serializers.Serializer[Any]):
-    user = serializers.IntegerField(min_value=1, help_text="The account to name a director.")
+    user = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, help_text="The account to name a director."
+    )
 
 
 class CsvImportSerializer(serializers.Serializer[Any]):
@@ -216,14 +239,20 @@ class StageSerializer(serializers.ModelSerializer[Stage]):
 class StageCreateSerializer(serializers.Serializer[Any]):
     kind = serializers.ChoiceField(choices=Stage.Kind.choices)
     name = serializers.CharField(max_length=100, required=False, default="")
-    pool_count = serializers.IntegerField(min_value=1, required=False, default=1)
+    pool_count = serializers.IntegerField(
+        min_value=1, max_value=POOLS_MAX, required=False, default=1
+    )
     legs = serializers.IntegerField(min_value=1, max_value=2, required=False, default=1)
-    swiss_rounds = serializers.IntegerField(min_value=1, required=False, default=None)
+    swiss_rounds = serializers.IntegerField(
+        min_value=1, max_value=SWISS_ROUNDS_MAX, required=False, default=None
+    )
     third_place = serializers.BooleanField(required=False, default=False)
     grand_final = serializers.ChoiceField(
         choices=Stage.GrandFinal.choices, required=False, default="reset"
     )
-    qualifiers_per_pool = serializers.IntegerField(min_value=1, required=False, default=None)
+    qualifiers_per_pool = serializers.IntegerField(
+        min_value=1, max_value=QUALIFIERS_PER_POOL_MAX, required=False, default=None
+    )
     tiebreakers = serializers.ListField(
         child=serializers.ChoiceField(choices=list(TIEBREAKERS)), required=False, default=list
     )
@@ -322,7 +351,7 @@ class MatchDetailSerializer(MatchSerializer):
 class GameStartSerializer(serializers.Serializer[Any]):
     first_dealer = serializers.IntegerField(min_value=0, max_value=3, required=False, default=None)
     seats = serializers.ListField(
-        child=serializers.IntegerField(min_value=1),
+        child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
         min_length=4,
         max_length=4,
         required=False,
@@ -332,7 +361,9 @@ class GameStartSerializer(serializers.Serializer[Any]):
 
 
 class ForfeitSerializer(serializers.Serializer[Any]):
-    loser = serializers.IntegerField(min_value=1, help_text="The entry that forfeits.")
+    loser = serializers.IntegerField(
+        min_value=1, max_value=ID_MAX, help_text="The entry that forfeits."
+    )
     confirm_reset = serializers.BooleanField(required=False, default=False)
 
 

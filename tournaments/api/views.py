@@ -285,9 +285,8 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
         if getattr(self, "swagger_fake_view", False):  # the schema generator
             return Entry.objects.none()
         tournament = _tournament(self.request, self.kwargs["tournament_slug"])
-        return tournament.entries.select_related("team__player_one", "team__player_two").order_by(
-            "seed", "id"
-        )
+        entries = tournament.entries.select_related("team__player_one", "team__player_two")
+        return selectors.with_substitutes(entries.order_by("seed", "id"))
 
     def _entry_response(self, entry_id: int, status: int = 200) -> Response:
         entry = self.get_queryset().get(pk=entry_id)
@@ -593,7 +592,7 @@ class RatingViewSet(mixins.ListModelMixin, JsonApiViewSet):
         responses={200: RatingHistorySerializer, **error_responses(404)},
     )
     def retrieve(self, request: Request, pk: str) -> Response:
-        history = selectors.player_rating_history(int(pk))
+        history = selectors.player_rating_history(int(pk), request.user)
         if history.current is None:
             raise NotFound(f"Player {pk} has no rating yet.")
         body = {"current": history.current, "history": history.changes}

@@ -48,6 +48,12 @@ def require_status(tournament: Tournament, *allowed: str, doing: str) -> None:
         )
 
 
+def require_not_finished(tournament: Tournament) -> None:
+    """A finished tournament's results are final: its placements were stored from them."""
+    if tournament.status == Tournament.Status.FINISHED:
+        raise Conflict(f"{tournament.name} is finished.", code="finished")
+
+
 def invalid(field: str, reason: str, *, code: str = "invalid") -> ValidationFailed:
     return ValidationFailed(f"{field}: {reason}", code=code, fields={field: [reason]})
 

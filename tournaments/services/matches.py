@@ -23,7 +23,13 @@ from tarabish_site.api.versioning import ensure_version
 from tournaments.algorithms.bracket import Bracket, dependents, resolve
 from tournaments.algorithms.elimination import double_elimination, single_elimination
 from tournaments.models import Entry, Match, MatchGame, Stage, StageEntry, Tournament
-from tournaments.services._common import Actor, algorithm_errors, invalid, require_director
+from tournaments.services._common import (
+    Actor,
+    algorithm_errors,
+    invalid,
+    require_director,
+    require_not_finished,
+)
 from tournaments.services.standings import standings_touch
 
 State = Match.State
@@ -421,12 +427,26 @@ def match_sync_for_game(*, game_id: int) -> Match | None:
 
 
 def match_reset_confirm(*, match_id: int, actor: Actor, expected_version: int) -> Match:
-    """A director confirms a held result change: later matches re-open, results set aside."""
+    """A director confirms a held result change: later matches re-open, results set aside.
+
+    A match that holds no change (no note, or its games say what it already shows) has
+    nothing to confirm: :class:`Conflict`, and the match is left as it is.
+    """
     with transaction.atomic():
         stage, match = _lock(match_id)
         require_director(stage.tournament, actor)
+        require_not_finished(stage.tournament)
         ensure_version(current=match.version, expected=expected_version, thing="match")
+        if not _holds_a_change(match):
+            raise Conflict(f"Match {match} holds no result change to confirm.", code="nothing_held")
     return match_sync(match_id=match_id, actor=actor, confirm_reset=True)
+
+
+def _holds_a_change(match: Match) -> bool:
+    """Whether ``match`` keeps a result its games no longer give, waiting for a director."""
+    if not match.held_reason or match.forfeit or match.bye or match.state == State.VOID:
+        return False
+    return not _same(match, match_outcome(match))
 
 
 def match_forfeit(
@@ -441,6 +461,7 @@ def match_forfeit(
     with transaction.atomic():
         stage, match = _lock(match_id)
         require_director(stage.tournament, actor)
+        require_not_finished(stage.tournament)
         ensure_version(current=match.version, expected=expected_version, thing="match")
         if match.home_id is None or match.away_id is None or match.bye:
             raise Conflict(
@@ -470,6 +491,7 @@ def match_game_start(
         stage, match = _lock(match_id)
         tournament = stage.tournament
         require_director(tournament, actor)
+        require_not_finished(tournament)
         if match.state not in (State.READY, State.IN_PROGRESS) or match.home is None:
             raise Conflict(
                 f"Match {match} is {match.get_state_display().lower()}: no game can start.",
@@ -560,8 +582,7 @@ def entry_withdraw(
             raise NotFound(f"There is no entry {entry_id}.")
         tournament = entry.tournament
         require_director(tournament, actor)
-        if tournament.status == Tournament.Status.FINISHED:
-            raise Conflict(f"{tournament.name} is finished.", code="finished")
+        require_not_finished(tournament)
         if entry.status == Entry.Status.WITHDRAWN:
             raise Conflict(f"{entry.team} has already withdrawn.", code="already_withdrawn")
         entry.status = Entry.Status.WITHDRAWN

@@ -16,12 +16,24 @@ from tournaments.algorithms.round_robin import round_robin_pools
 from tournaments.algorithms.seeding import pool_qualifiers
 from tournaments.algorithms.standings import TIEBREAKERS
 from tournaments.algorithms.swiss import swiss_pair, swiss_round_count, swiss_teams
-from tournaments.models import Entry, Match, Pool, Round, Stage, StageEntry, Tournament
+from tournaments.models import (
+    POOLS_MAX,
+    QUALIFIERS_PER_POOL_MAX,
+    SWISS_ROUNDS_MAX,
+    Entry,
+    Match,
+    Pool,
+    Round,
+    Stage,
+    StageEntry,
+    Tournament,
+)
 from tournaments.services._common import (
     Actor,
     algorithm_errors,
     invalid,
     require_director,
+    require_not_finished,
     require_status,
 )
 from tournaments.services.matches import (
@@ -79,18 +91,21 @@ def stage_create_check(
     """The checks of :func:`stage_create` (also run by the admin's add form before it calls
     the service). Returns the order of the tournament's last stage (0 for none)."""
     require_director(tournament, actor)
-    if tournament.status == TStatus.FINISHED:
-        raise Conflict(f"{tournament.name} is finished.", code="finished")
+    require_not_finished(tournament)
     if kind not in Kind.values:
         raise invalid("kind", f"must be one of {', '.join(Kind.values)}.")
     if pool_count < 1:
         raise invalid("pool_count", "must be at least 1.")
     if kind != Kind.ROUND_ROBIN and pool_count != 1:
         raise invalid("pool_count", "only round-robin stages are played in pools.")
+    if pool_count > POOLS_MAX:
+        raise invalid("pool_count", f"at most {POOLS_MAX} pools (Pool A to Pool Z).")
     if legs not in (1, 2) or (legs == 2 and kind != Kind.ROUND_ROBIN):
         raise invalid("legs", "1, or 2 for a double round robin.")
     if swiss_rounds is not None and (kind != Kind.SWISS or swiss_rounds < 1):
         raise invalid("swiss_rounds", "only a Swiss stage has a number of rounds (at least 1).")
+    if swiss_rounds is not None and swiss_rounds > SWISS_ROUNDS_MAX:
+        raise invalid("swiss_rounds", f"at most {SWISS_ROUNDS_MAX} rounds.")
     if third_place and kind != Kind.SINGLE_ELIM:
         raise invalid("third_place", "only single elimination has a third-place match.")
     if grand_final not in Stage.GrandFinal.values:
@@ -111,6 +126,10 @@ def stage_create_check(
     if qualifiers_per_pool is not None and (last == 0 or qualifiers_per_pool < 1):
         raise invalid(
             "qualifiers_per_pool", "only a stage after another takes qualifiers (at least 1)."
+        )
+    if qualifiers_per_pool is not None and qualifiers_per_pool > QUALIFIERS_PER_POOL_MAX:
+        raise invalid(
+            "qualifiers_per_pool", f"at most {QUALIFIERS_PER_POOL_MAX} entries of each pool."
         )
     return int(last)
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.text import slugify
 
@@ -17,7 +18,7 @@ from scoring.engine import PRESETS, EngineError, Ruleset, preset
 from scoring.models import Game, Player, Team
 from tarabish_site.api.errors import Conflict, NotAllowed, NotFound, ValidationFailed
 from tarabish_site.api.versioning import ensure_version
-from tournaments.models import Entry, Tournament
+from tournaments.models import SEED_MAX, Entry, Tournament
 from tournaments.services._common import (
     Actor,
     integrity_as_conflict,
@@ -330,6 +331,8 @@ def entry_register(
         raise invalid("team", f"there is no team {team_id}.")
     if seed is not None and seed < 1:
         raise invalid("seed", "seeds count from 1.")
+    if seed is not None and seed > SEED_MAX:
+        raise invalid("seed", f"seeds go up to {SEED_MAX}.")
     if tournament.entries.filter(team=team).exists():
         raise Conflict(
             f"{team.name} is already registered.",
@@ -363,18 +366,38 @@ def entry_check_in(*, entry_id: int, actor: Actor, checked_in: bool = True) -> E
 
 @transaction.atomic
 def entry_substitute_add(*, entry_id: int, actor: Actor, player_id: int) -> Entry:
-    """Let ``player`` stand in for either player of the entry, if the tournament allows it."""
-    entry = Entry.objects.select_related("tournament", "team").select_for_update().get(pk=entry_id)
-    require_director(entry.tournament, actor)
-    if not entry.tournament.substitutes_allowed:
-        raise Conflict(
-            f"{entry.tournament.name} does not allow substitutes.", code="no_substitutes"
-        )
+    """Let ``player`` stand in for either player of the entry, if the tournament allows it.
+
+    A player plays for one entry of a tournament: one on another entry's team, or already
+    another entry's substitute, is refused. The tournament is locked first, so that two
+    entries cannot take the same player at the same time.
+    """
+    tournament_id = (
+        Entry.objects.filter(pk=entry_id).values_list("tournament_id", flat=True).first()
+    )
+    if tournament_id is None:
+        raise NotFound(f"There is no entry {entry_id}.")
+    tournament = _locked(tournament_id)
+    entry = Entry.objects.select_related("team").select_for_update().get(pk=entry_id)
+    entry.tournament = tournament
+    require_director(tournament, actor)
+    if not tournament.substitutes_allowed:
+        raise Conflict(f"{tournament.name} does not allow substitutes.", code="no_substitutes")
     player = Player.objects.filter(pk=player_id).first()
     if player is None:
         raise invalid("player", f"there is no player {player_id}.")
     if player.pk in entry.team.player_ids:
         raise invalid("player", f"{player} already plays for {entry.team}.")
+    others = tournament.entries.exclude(pk=entry.pk).select_related("team").order_by("pk")
+    playing = others.filter(Q(team__player_one=player) | Q(team__player_two=player)).first()
+    if playing is not None:
+        raise invalid("player", f"{player} already plays for {playing.team} (entry {playing.pk}).")
+    standing_in = others.filter(substitutes=player).first()
+    if standing_in is not None:
+        raise invalid(
+            "player",
+            f"{player} is already a substitute for {standing_in.team} (entry {standing_in.pk}).",
+        )
     entry.substitutes.add(player)
     return entry
 
@@ -488,6 +511,8 @@ def _parse_rows(text: str, report: ImportReport) -> list[_Row]:
             else:
                 if seed < 1:
                     report.add(number, "seed", "seeds count from 1.")
+                elif seed > SEED_MAX:
+                    report.add(number, "seed", f"seeds go up to {SEED_MAX}.")
         for column in REQUIRED_COLUMNS:
             if not values.get(column):
                 report.add(number, column, "is empty.")
