@@ -13,6 +13,8 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from scoring.engine import team_of
+
 SEATS = (0, 1, 2, 3)
 TRUMPS = (("C", "♣"), ("D", "♦"), ("H", "♥"), ("S", "♠"))
 VOID = "void"
@@ -252,10 +254,21 @@ class UndoForm(GameActForm):
 
 
 class DisputeForm(forms.Form):
-    """A misplay dispute: who calls it, on whom, which trick, the proof, and the tricks."""
+    """A misplay dispute: who calls it, on whom, which trick, the proof, and the tricks.
 
-    called_by = forms.TypedChoiceField(label=_("Called by"), coerce=int)
-    accused = forms.TypedChoiceField(label=_("Accused player"), coerce=int)
+    The tricks are needed for a hand entered as a score-sheet line (``needs_tricks``): the
+    engine judges the misplay from them. A hand entered trick by trick has its own."""
+
+    called_by = forms.TypedChoiceField(
+        label=_("Called by"),
+        coerce=int,
+        error_messages={"required": _("Choose the player who calls the misplay.")},
+    )
+    accused = forms.TypedChoiceField(
+        label=_("Accused player"),
+        coerce=int,
+        error_messages={"required": _("Choose the player accused of the misplay.")},
+    )
     trick = forms.TypedChoiceField(
         label=_("Trick"), coerce=int, choices=[(t, t) for t in range(1, 10)]
     )
@@ -275,10 +288,59 @@ class DisputeForm(forms.Form):
         required=False,
     )
 
-    def __init__(self, *args: Any, seat_names: Mapping[int, str], **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, seat_names: Mapping[int, str], needs_tricks: bool = True, **kwargs: Any
+    ) -> None:
         super().__init__(*args, **kwargs)
-        _set_choices(self, "called_by", _seat_choices(seat_names))
-        _set_choices(self, "accused", _seat_choices(seat_names))
+        self.seat_names = dict(seat_names)
+        _set_choices(self, "called_by", _seat_choices(seat_names, empty=_("Choose a player")))
+        _set_choices(self, "accused", _seat_choices(seat_names, empty=_("Choose a player")))
+        tricks = self.fields["tricks"]
+        tricks.required = needs_tricks
+        if needs_tricks:
+            tricks.help_text = _(
+                "Needed: this hand was entered as a score-sheet line, so the rules engine "
+                "judges the misplay from these tricks. Each line is one trick: the cards in the "
+                "order they were played, from the player who led, e.g. JH 9H AH 7H."
+            )
+            tricks.error_messages["required"] = _(
+                "Type the trick record of this hand, one trick per line: it was entered as a "
+                "score-sheet line, so the rules engine has no tricks of its own to judge."
+            )
+        else:
+            tricks.label = _("The tricks, one per line (optional)")
+            tricks.help_text = _(
+                "Leave empty to judge the tricks entered with the hand. Each line is one trick: "
+                "the cards in the order they were played, from the player who led, "
+                "e.g. JH 9H AH 7H."
+            )
+
+    def clean(self) -> dict[str, Any]:
+        """Refuse a misplay called on oneself or on one's partner, naming the players (the
+        service refuses them too, speaking of seats)."""
+        data = super().clean() or {}
+        caller, accused = data.get("called_by"), data.get("accused")
+        if isinstance(caller, int) and isinstance(accused, int):
+            names = {"caller": self._name(caller), "accused": self._name(accused)}
+            if caller == accused:
+                self.add_error(
+                    "accused",
+                    _("%(caller)s cannot call a misplay on themselves: choose who is accused.")
+                    % names,
+                )
+            elif team_of(caller) == team_of(accused):
+                self.add_error(
+                    "accused",
+                    _(
+                        "%(caller)s and %(accused)s are partners: a misplay is called on a "
+                        "player of the other team."
+                    )
+                    % names,
+                )
+        return data
+
+    def _name(self, seat: int) -> str:
+        return str(self.seat_names.get(seat, seat))
 
     def evidence(self, *, caller: int | None, trump: str | None) -> dict[str, Any] | None:
         """The trick record shown as evidence, or None to use the hand's own record."""

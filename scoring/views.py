@@ -26,12 +26,12 @@ from django.http import (
     Http404,
     HttpRequest,
     HttpResponse,
-    HttpResponseForbidden,
     JsonResponse,
 )
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
+from django.utils.html import escape
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
@@ -225,11 +225,12 @@ def chart_svg(game: Game, rows: Sequence[SheetRow]) -> SafeString:
     return mark_safe(svg)  # noqa: S308 - built by scoring.charts, which escapes every text
 
 
-def qr_svg(url: str) -> SafeString:
-    """A QR code for ``url`` as inline SVG."""
+def qr_svg(url: str, label: str) -> SafeString:
+    """A QR code for ``url`` as inline SVG, an image named ``label`` for screen readers."""
     code = segno.make(url, error="m")
     svg = code.svg_inline(scale=4, border=2, dark="#1b1b1b", light="#ffffff")
-    return mark_safe(svg)  # noqa: S308 - segno's own markup of a URL we built
+    named = svg.replace("<svg ", f'<svg role="img" aria-label="{escape(label)}" ', 1)
+    return mark_safe(named)  # noqa: S308 - segno's own markup of a URL we built, label escaped
 
 
 def _status_text(game: Game) -> str:
@@ -305,9 +306,23 @@ def _user(request: HttpRequest) -> Any:
     return request.user if request.user.is_authenticated else None
 
 
+def forbidden(
+    request: HttpRequest, message: str, back_url: str, back_label: str = ""
+) -> HttpResponse:
+    """A page of the site (status 403) saying why this account may not do this, with a link
+    back to the page it came from (the game, the tournament)."""
+    context = {"message": message, "back": back_url, "back_label": back_label or _("Back")}
+    return render(request, "403.html", context, status=403)
+
+
 def _refuse_unless_keeper(request: HttpRequest, game: Game) -> HttpResponse | None:
     if not services.user_can_keep_score(request.user, game):
-        return HttpResponseForbidden(_("Only this game's scorekeepers and directors can do this."))
+        return forbidden(
+            request,
+            _("Only this game's scorekeepers and directors can do this."),
+            reverse("scoring:game-pad", args=[game.pk]),
+            _("Back to the game"),
+        )
     return None
 
 
@@ -705,7 +720,9 @@ def hand_dispute(request: HttpRequest, pk: int, number: int) -> HttpResponse:
         return refused
     hand = _hand_of(hands, number)
     form = DisputeForm(
-        request.POST if request.method == "POST" else None, seat_names=seat_names(game)
+        request.POST if request.method == "POST" else None,
+        seat_names=seat_names(game),
+        needs_tricks=services.dispute_needs_evidence(hand),
     )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -739,7 +756,12 @@ def dispute_rule(request: HttpRequest, pk: int) -> HttpResponse:
     if not services.user_can_see(request.user, dispute.hand.game):
         raise Http404(_("There is no such dispute."))
     if not services.user_can_direct(request.user, dispute.hand.game):
-        return HttpResponseForbidden(_("Only a director of this game rules on its disputes."))
+        return forbidden(
+            request,
+            _("Only a director of this game rules on its disputes."),
+            reverse("scoring:game-pad", args=[dispute.hand.game_id]),
+            _("Back to the game"),
+        )
     form = DisputeRulingForm(request.POST)
     next_url = request.POST.get("next") or reverse("scoring:game-pad", args=[dispute.hand.game_id])
     if form.is_valid():
@@ -830,7 +852,7 @@ def game_print(request: HttpRequest, pk: int) -> HttpResponse:
     url = request.build_absolute_uri(reverse("scoring:game-pad", args=[pk]))
     context.update(
         {
-            "qr": qr_svg(url),
+            "qr": qr_svg(url, _("QR code that opens this game's score-pad")),
             "pad_url": url,
             "blank_lines": range(len(hands) + 1, max(len(hands) + 1, 17)),
         }

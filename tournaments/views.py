@@ -30,7 +30,7 @@ from scoring import selectors as scoring_selectors
 from scoring.charts import RatingPoint, rating_history_svg
 from scoring.engine import EngineError
 from scoring.models import Game
-from scoring.views import qr_svg
+from scoring.views import forbidden, qr_svg
 from tarabish_site.api.errors import ApplicationError
 from tournaments import selectors, services
 from tournaments.charts import MatchExtra, bracket_svg
@@ -327,7 +327,12 @@ def director_day(request: HttpRequest, slug: str) -> HttpResponse:
     """The director's day at a glance: matches ready, in progress, waiting; disputes to rule."""
     tournament = _tournament_or_404(request, slug)
     if not selectors.tournament_directed_by(tournament, request.user):
-        return HttpResponseForbidden(_("Only this tournament's directors see this page."))
+        return forbidden(
+            request,
+            _("Only this tournament's directors see this page."),
+            reverse("tournaments:tournament-detail", args=[tournament.slug]),
+            _("Back to the tournament"),
+        )
     day = selectors.director_day(tournament)
     return render(request, "tournaments/director.html", {"tournament": tournament, "day": day})
 
@@ -336,7 +341,9 @@ def director_day(request: HttpRequest, slug: str) -> HttpResponse:
 @login_required
 def director_day_live(request: HttpRequest, slug: str) -> HttpResponse:
     """The director's day without the page around it, for the page to refresh itself (a
-    dispute's verdict arrives from the engine while the director watches)."""
+    dispute's verdict arrives from the engine while the director watches). A refusal is a
+    short 403 with no page around it either: the script keeps what it shows on any answer
+    that is not ok, and on a redirect (to signing in, once the session has ended)."""
     tournament = _tournament_or_404(request, slug)
     if not selectors.tournament_directed_by(tournament, request.user):
         return HttpResponseForbidden(_("Only this tournament's directors see this page."))
@@ -411,6 +418,13 @@ def match_game_start(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect(f"{pad}?{urlencode({'then': reverse('tournaments:match-detail', args=[pk])})}")
 
 
+def table_code_label(match: Match) -> str:
+    """What a table sheet's QR code is, said to a screen reader."""
+    if match.table:
+        return _("QR code that opens the score-pad of table %(table)s") % {"table": match.table}
+    return _("QR code that opens this match's score-pad")
+
+
 @require_GET
 def match_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     """The printable sheet for the match's table, with a QR code of its score-pad."""
@@ -422,7 +436,7 @@ def match_sheet(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "match": match,
             "tournament": match.stage.tournament,
-            "qr": qr_svg(url),
+            "qr": qr_svg(url, table_code_label(match)),
             "pad_url": url,
             "blank_lines": range(1, 17),
         },
@@ -440,7 +454,8 @@ def round_sheets(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "match": match,
             "qr": qr_svg(
-                request.build_absolute_uri(reverse("tournaments:match-pad", args=[match.pk]))
+                request.build_absolute_uri(reverse("tournaments:match-pad", args=[match.pk])),
+                table_code_label(match),
             ),
             "pad_url": request.build_absolute_uri(
                 reverse("tournaments:match-pad", args=[match.pk])

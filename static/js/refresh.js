@@ -40,7 +40,8 @@ async function refresh(region) {
       credentials: "same-origin",
       headers: { "X-Requested-With": "refresh" },
     });
-    if (!response.ok) return;
+    // a refusal, or a redirect to signing in once the session has ended: keep what is shown
+    if (!response.ok || response.redirected) return;
     const sent = document.createElement("template"); // inert: nothing in it loads or runs
     sent.innerHTML = await response.text();
     if (shown(sent) !== shown(region)) {

@@ -74,7 +74,9 @@ def test_pool_standings_after_results(page):
     expect(row).to_contain_text("Complete")
 
 
-def test_the_directors_day_keeps_a_ruling_being_written_while_it_refreshes(page, sign_in):
+def test_the_directors_day_keeps_a_ruling_being_written_while_it_refreshes(
+    page, sign_in, browser_context
+):
     import random
 
     from scoring import services as scoring_services
@@ -142,3 +144,12 @@ def test_the_directors_day_keeps_a_ruling_being_written_while_it_refreshes(page,
     page.click(f"article[data-dispute='{dispute.pk}'] button[type=submit]")
     page.wait_for_url(re.compile("/director/$"))
     assert MisplayDispute.objects.get(pk=dispute.pk).ruling == "overruled"
+
+    # Signed out meanwhile (the session ended): the refresh is sent to signing in, and the day
+    # is left as it is, not replaced by the sign-in page.
+    browser_context.clear_cookies()
+    with page.expect_response(re.compile("/director/live/")):
+        page.clock.run_for(11_000)
+    page.wait_for_timeout(500)
+    assert region.get_attribute("data-refreshed-at") is None
+    expect(region.locator("input[name=password]")).to_have_count(0)

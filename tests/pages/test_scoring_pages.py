@@ -340,6 +340,7 @@ def test_print_sheet_has_a_qr_code_of_the_pad(client, game):
     page = response.content.decode()
     assert "<svg" in page
     assert f"/games/{game.pk}/pad/" in page
+    assert '<svg role="img" aria-label="QR code that opens this game&#x27;s score-pad"' in page
 
 
 def test_live_fragment_is_empty_when_nothing_changed(client, game):
@@ -383,8 +384,118 @@ def test_a_dispute_without_its_trick_record_says_so_at_the_tricks_box(client, ke
     response = client.post(url, data)
     assert response.status_code == 400
     after_tricks = response.content.decode().split('name="tricks"', 1)[1]
-    beside = after_tricks.split('class="field-error">', 1)[1].split("</div>", 1)[0]
+    beside = after_tricks.split('id="id_tricks_error">', 1)[1].split("</div>", 1)[0]
     assert "trick record" in beside
     same_seat = client.post(url, {**data, "accused": "1"}).content.decode()
     assert "cannot call a misplay on themselves" in same_seat
     assert not MisplayDispute.objects.exists()
+
+
+def test_field_errors_are_linked_to_their_inputs(client, keeper, game):
+    # A screen reader reads a field's error with the field: the input names the error's id.
+    pages = [
+        client.post(reverse("login"), {"username": "", "password": ""}),
+        client.post(reverse("login"), {"username": "", "password": "x"}),
+    ]
+    client.force_login(keeper)
+    pages.append(client.post(reverse("scoring:game-new"), {"a_one": "Ann"}))
+    pages.append(client.post(reverse("scoring:game-end", args=[game.pk]), {"version": "1"}))
+    fields = ["id_username", "id_username", "id_a_two", "id_reason"]
+    for response, field in zip(pages, fields, strict=True):
+        text = response.content.decode()
+        assert f'aria-describedby="{field}_error"' in text
+        error = text.split(f'id="{field}_error"', 1)[1].split("</div>", 1)[0]
+        assert "This field is required." in error
+
+
+def test_a_refusal_is_a_page_of_the_site_with_the_way_back(client, keeper, game):
+    played = simulate_hand(game.engine_ruleset, random.Random(7), 0)
+    dispute = services.dispute_open(
+        hand=record_hand(game, played.summary.to_json()),
+        called_by=1,
+        accused=2,
+        trick=2,
+        evidence=played.record.to_json(),
+    )
+    client.force_login(UserFactory())
+    pad = reverse("scoring:game-pad", args=[game.pk])
+    refusals = [
+        (client.get(reverse("scoring:game-undo", args=[game.pk])), "scorekeepers and directors"),
+        (client.post(reverse("scoring:game-hand-add", args=[game.pk]), {}), "scorekeepers"),
+        (
+            client.post(reverse("scoring:dispute-rule", args=[dispute.pk]), {"ruling": "upheld"}),
+            "Only a director of this game rules on its disputes.",
+        ),
+    ]
+    for response, said in refusals:
+        text = response.content.decode()
+        assert response.status_code == 403
+        assert 'class="site-header"' in text
+        assert "<h1>" in text
+        assert said in text.split('id="forbidden-reason">', 1)[1]
+        assert f'href="{pad}">Back to the game</a>' in text
+
+
+def test_the_watching_notice_offers_sign_in_only_to_those_not_signed_in(client, game):
+    pad = reverse("scoring:game-pad", args=[game.pk])
+    sign_in = f'href="{reverse("login")}?next={pad}"'
+
+    def notice() -> str:
+        text: str = client.get(pad).content.decode()
+        return text.split('id="watching">', 1)[1].split("</p>", 1)[0]
+
+    assert sign_in in notice()
+    client.force_login(UserFactory())
+    said = notice()
+    assert sign_in not in said
+    assert "Sign in" not in said
+    assert "your account is not one of its scorekeepers" in said
+    assert "the person who started the game or a director" in said
+
+
+def test_a_dispute_form_starts_with_no_player_chosen_and_names_players(client, keeper, game):
+    record_hand(game, summary(caller=0))
+    client.force_login(keeper)
+    url = reverse("scoring:hand-dispute", args=[game.pk, 1])
+    form = client.get(url).content.decode()
+    for name in ("called_by", "accused"):
+        select = form.split(f'name="{name}"', 1)[1].split("</select>", 1)[0]
+        assert select.split("<option", 2)[1].startswith(' value="" selected>Choose a player')
+    tricks_help = form.split('id="id_tricks_helptext">', 1)[1].split("</div>", 1)[0]
+    assert "Needed: this hand was entered as a score-sheet line" in tricks_help
+    assert 'name="tricks" cols="40" rows="9" autocapitalize="characters"' in form
+    assert "required" in form.split('name="tricks"', 1)[1].split(">", 1)[0]
+
+    # the form sent as it came: each missing choice said beside its own field, no seat named
+    errors = client.post(url, {"trick": "1", "tricks": ""}).context["form"].errors
+    assert errors["called_by"] == ["Choose the player who calls the misplay."]
+    assert errors["accused"] == ["Choose the player accused of the misplay."]
+    assert "trick record of this hand" in errors["tricks"][0]
+    assert "seat" not in str(errors)
+
+    names = [player.display_name for player in game.seats]
+    data = {"called_by": "1", "accused": "1", "trick": "2", "tricks": "JH 9H AH 7H"}
+    errors = client.post(url, data).context["form"].errors
+    assert errors["accused"] == [
+        f"{names[1]} cannot call a misplay on themselves: choose who is accused."
+    ]
+    errors = client.post(url, {**data, "accused": "3"}).context["form"].errors
+    assert names[1] in errors["accused"][0]
+    assert f"{names[3]} are partners" in errors["accused"][0]
+    assert not MisplayDispute.objects.exists()
+
+
+def test_a_dispute_on_a_hand_entered_trick_by_trick_may_leave_the_tricks_empty(
+    client, keeper, game
+):
+    played = simulate_hand(game.engine_ruleset, random.Random(7), 0)
+    record_hand(game, played.record.to_json(), entry_kind=Hand.EntryKind.TRICKS)
+    client.force_login(keeper)
+    url = reverse("scoring:hand-dispute", args=[game.pk, 1])
+    form = client.get(url).content.decode()
+    assert "The tricks, one per line (optional)" in form
+    assert "Leave empty to judge the tricks entered with the hand." in form
+    accused = (played.summary.caller + 1) % 4
+    data = {"called_by": str((accused + 1) % 4), "accused": str(accused), "trick": "2"}
+    assert client.post(url, data).status_code == 302
+    assert MisplayDispute.objects.count() == 1

@@ -118,7 +118,13 @@ def test_director_day_is_for_directors(client):
     tournament, _stage = started(4, "single_elim")
     url = reverse("tournaments:director-day", args=[tournament.slug])
     client.force_login(UserFactory())
-    assert client.get(url).status_code == 403
+    refused = client.get(url)
+    assert refused.status_code == 403
+    text = refused.content.decode()
+    assert 'class="site-header"' in text  # a page of the site, with the way back
+    assert "Only this tournament&#x27;s directors see this page." in text
+    back = reverse("tournaments:tournament-detail", args=[tournament.slug])
+    assert f'href="{back}">Back to the tournament</a>' in text
     client.force_login(tournament.organiser)
     response = client.get(url)
     assert response.status_code == 200
@@ -126,6 +132,16 @@ def test_director_day_is_for_directors(client):
     assert len(day.ready) == 2
     page = response.content.decode()
     assert "Ready to start" in page
+    # each Start button says which match it starts
+    starts = [
+        b.split("</button>", 1)[0]
+        for b in page.split('<button type="submit" class="secondary"')[1:]
+    ]
+    assert len(starts) == 2
+    assert len(set(starts)) == 2
+    for match in day.ready:
+        named = f"{escape(match.home.team.name)} v {escape(match.away.team.name)}</span>"
+        assert any(named in start for start in starts)
     assert "No dispute waiting." in page
     live = reverse("tournaments:director-day-live", args=[tournament.slug])
     assert "data-refresh-url" in page
@@ -169,8 +185,10 @@ def test_director_starts_a_match_game_and_the_table_code_opens_its_pad(client):
     sheet = client.get(reverse("tournaments:match-sheet", args=[match.pk])).content.decode()
     assert "<svg" in sheet
     assert f"/matches/{match.pk}/pad/" in sheet
+    assert '<svg role="img" aria-label="QR code that opens' in sheet
     sheets = client.get(reverse("tournaments:round-sheets", args=[tournament.slug]))
     assert sheets.content.decode().count('class="print-sheet"') == 2
+    assert sheets.content.decode().count('<svg role="img" aria-label="QR code that opens') == 2
 
 
 def test_strangers_cannot_start_a_match_game(client):
@@ -216,6 +234,14 @@ def test_team_and_player_pages(client):
         f"{match.home.team.name} v {match.away.team.name} · {tournament.name}"
     )
     assert '<div class="sheet-wrap">\n<table>' in text
+
+
+def test_the_list_of_tournaments_has_a_heading_per_tournament_under_its_title(client):
+    tournament, _stage = started(4, "single_elim")
+    page = client.get(reverse("tournaments:tournament-list")).content.decode()
+    assert "<h1>Tournaments</h1>" in page
+    assert f"{escape(tournament.name)}</a></h2>" in page
+    assert "<h3" not in page
 
 
 def test_private_tournaments_are_not_shown(client):
