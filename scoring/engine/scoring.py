@@ -415,26 +415,16 @@ class HandSummary:
                     code="card_points_impossible",
                     field="card_points",
                 )
-        elif self.misplay is not None:
-            # As counted when the hand was stopped: the whole hand goes to one team whatever
-            # they are, so only what no part of a hand can be is refused.
-            for i, p in enumerate(self.card_points):
-                _check_card_points(p, total, f"card_points.{i}")
-            if sum(self.card_points) > total:
-                raise InvalidEntry(
-                    f"card points {self.card_points[0]} and {self.card_points[1]} add up to "
-                    f"{sum(self.card_points)}: a hand has only {total}"
-                    + (" with no trump" if self.trump is None else ""),
-                    code="card_points_sum",
-                    field="card_points",
-                )
         else:
             for i, p in enumerate(self.card_points):
                 _check_card_points(p, total, f"card_points.{i}")
-            if sum(self.card_points) != total:
+            counted = sum(self.card_points)
+            # A misplay stops the hand: its card points are as counted then (any part of the
+            # hand), and the whole hand goes to one team whatever they are.
+            if counted > total or (counted != total and self.misplay is None):
                 raise InvalidEntry(
                     f"card points {self.card_points[0]} and {self.card_points[1]} add up to "
-                    f"{sum(self.card_points)}: a hand has {total}"
+                    f"{counted}: a hand has {'only ' if counted > total else ''}{total}"
                     + (" with no trump" if self.trump is None else ""),
                     code="card_points_sum",
                     field="card_points",
