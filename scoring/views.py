@@ -545,7 +545,7 @@ def game_hand_add(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def game_first_dealer(request: HttpRequest, pk: int) -> HttpResponse:
-    game, _hands = _game_or_404(request, pk)
+    game, hands = _game_or_404(request, pk)
     refused = _refuse_unless_keeper(request, game)
     if refused is not None:
         return refused
@@ -559,8 +559,15 @@ def game_first_dealer(request: HttpRequest, pk: int) -> HttpResponse:
             )
         else:
             form = FirstDealerForm(request.POST)
-            if not form.is_valid():
-                return _pad_with_error(request, pk, _("Choose the first dealer's seat."))
+            if not form.is_valid():  # said beside the choice of players, not above the page
+                return _pad(
+                    request,
+                    game,
+                    hands,
+                    form=_hand_form(game),
+                    status=400,
+                    first_dealer_error=_("Choose the player who deals first."),
+                )
             services.game_first_dealer_set(
                 game=game,
                 seat=form.cleaned_data["seat"],

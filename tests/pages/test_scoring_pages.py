@@ -151,6 +151,20 @@ def test_first_dealer_entered_or_flipped(client, keeper):
     assert other.first_dealer == 3
 
 
+def test_a_first_dealer_not_chosen_is_said_beside_the_choice(client, keeper):
+    client.force_login(keeper)
+    game = GameFactory(scorekeepers=[keeper], first_dealer=None)
+    url = reverse("scoring:game-first-dealer", args=[game.pk])
+    refused = client.post(url, {"set": "1", "version": str(game.version)})
+    assert refused.status_code == 400
+    page = refused.content.decode()
+    beside = page.split('id="first-dealer-error">', 1)[1].split("</div>", 1)[0]
+    assert beside == "Choose the player who deals first."
+    assert 'aria-describedby="first-dealer-error"' in page
+    assert 'id="pad-error"' not in page  # not in a banner above the page
+    assert page.count(" required><label") == 4  # and the browser asks before sending
+
+
 def test_undo_needs_confirmation(client, keeper, game):
     record_hands(game, 2)
     client.force_login(keeper)
