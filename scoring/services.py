@@ -213,9 +213,21 @@ def _refuse_unless_running(game: Game, doing: str) -> None:
 # ----------------------------------------------------------------------------- players, teams
 
 
+def player_named(display_name: str, community: str = "") -> Player | None:
+    """The player of this name in this community, whatever the case each was typed in: "w ann"
+    of "sydney", typed on a phone, is W Ann of Sydney, not a second player."""
+    return (
+        Player.objects.filter(
+            display_name__iexact=display_name.strip(), community__iexact=(community or "").strip()
+        )
+        .order_by("pk")
+        .first()
+    )
+
+
 @transaction.atomic
 def player_create(*, display_name: str, community: str = "", user: User | None = None) -> Player:
-    """A new player; the name must be new in its community."""
+    """A new player; the name must be new in its community (in any case)."""
     name = _required_text(display_name, "display_name", "a display name", 100)
     community = (community or "").strip()
     if len(community) > 100:
@@ -223,7 +235,7 @@ def player_create(*, display_name: str, community: str = "", user: User | None =
             "a community is at most 100 characters",
             fields={"community": ["a community is at most 100 characters"]},
         )
-    existing = Player.objects.filter(display_name=name, community=community).first()
+    existing = player_named(name, community)
     if existing is not None:
         message = f'there is already a player "{existing}" (player {existing.pk})'
         raise Conflict(message, code="player_exists", fields={"display_name": [message]})

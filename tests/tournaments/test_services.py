@@ -152,6 +152,17 @@ def test_csv_import_registers_every_team() -> None:
     assert sorted(tournament.entries.values_list("seed", flat=True), key=str) == [1, 2, None]
 
 
+def test_csv_import_finds_a_player_whatever_the_case_of_the_name() -> None:
+    known = PlayerFactory(display_name="Angus MacNeil", community="Glace Bay")
+    tournament = TournamentFactory(status=Tournament.Status.REGISTRATION)
+    text = (
+        "team,player_one,player_two,community\nThe Baiters,angus macneil,Mary MacDonald,glace bay\n"
+    )
+    entries_import_csv(tournament_id=tournament.pk, actor=tournament.organiser, text=text)
+    team = tournament.entries.get().team
+    assert known.pk in (team.player_one_id, team.player_two_id)
+
+
 def test_csv_import_is_all_or_nothing_with_a_report_of_bad_rows() -> None:
     tournament = TournamentFactory(status=Tournament.Status.REGISTRATION)
     text = (

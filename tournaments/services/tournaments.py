@@ -304,7 +304,7 @@ def tournament_open_check_in(*, tournament_id: int, actor: Actor) -> Tournament:
 
 
 def _player(name: str, community: str) -> Player:
-    found = Player.objects.filter(display_name=name, community=community).first()
+    found = scoring_services.player_named(name, community)
     return found or scoring_services.player_create(display_name=name, community=community)
 
 
