@@ -43,7 +43,9 @@ def test_player_names_are_unique_within_a_community() -> None:
         services.player_create(display_name=" Angus MacNeil ", community="Glace Bay")
     with pytest.raises(Conflict, match=r'already a player "Angus MacNeil \(Glace Bay\)"'):
         services.player_create(display_name="angus macneil", community="glace bay")
-    assert services.player_named("ANGUS MACNEIL", "Cheticamp").community == "Cheticamp"
+    found = services.player_named("ANGUS MACNEIL", "Cheticamp")
+    assert found is not None
+    assert found.community == "Cheticamp"
     with pytest.raises(ValidationFailed) as err:
         services.player_create(display_name="  ")
     assert err.value.fields == {"display_name": ["a display name is required"]}
