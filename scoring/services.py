@@ -161,7 +161,17 @@ def _game_for_update(game: Game | int) -> Game:
         found = Game.objects.filter(pk=pk).first()
     if found is None:
         raise NotFound(f"game {pk} does not exist")
+    refuse_if_result_final(found)
     return found
+
+
+def refuse_if_result_final(game: Game) -> None:
+    """Refuse (409) a change to a game whose result another app holds as final: asked through
+    ``signals.game_result_final`` (a finished tournament's match games)."""
+    for _receiver, why in signals.game_result_final.send(sender=Game, game=game):
+        if why:
+            message = str(why)
+            raise Conflict(message, code="result_final", fields={"game": [message]})
 
 
 def _copy_model(source: models.Model, target: object) -> None:

@@ -17,6 +17,12 @@ and those only. A receiver that makes them one answers True (see
 :func:`scoring.services.user_can_direct`). ``games_directed_by`` asks the same of every game at
 once, with ``sender=Game`` and ``user``: a receiver answers a query of the ids of the games it
 makes them a director of (see :func:`scoring.selectors.visible_to`).
+
+``game_result_final`` asks whether another app holds a game's result as final, with
+``sender=Game`` and ``game``: a finished tournament's games stand as its final places were
+worked out from them. A receiver that holds it answers why, in words for the director; scoring
+then refuses every change to the game (reopening it, correcting, undoing, ending it early, a
+dispute) with 409 ``result_final`` (see :func:`scoring.services.refuse_if_result_final`).
 """
 
 from django.dispatch import Signal
@@ -25,3 +31,4 @@ game_result_changed = Signal()
 game_owner_page = Signal()
 game_directed_by = Signal()
 games_directed_by = Signal()
+game_result_final = Signal()

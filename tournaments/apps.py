@@ -12,10 +12,12 @@ class TournamentsConfig(AppConfig):
             game_directed_by,
             game_owner_page,
             game_result_changed,
+            game_result_final,
             games_directed_by,
         )
         from tournaments.receivers import (
             director_of_game,
+            final_result_of_game,
             games_of_director,
             match_page_of_game,
             on_game_result_changed,
@@ -27,3 +29,6 @@ class TournamentsConfig(AppConfig):
         game_owner_page.connect(match_page_of_game, dispatch_uid="tournaments.game_owner_page")
         game_directed_by.connect(director_of_game, dispatch_uid="tournaments.game_directed_by")
         games_directed_by.connect(games_of_director, dispatch_uid="tournaments.games_directed_by")
+        game_result_final.connect(
+            final_result_of_game, dispatch_uid="tournaments.game_result_final"
+        )

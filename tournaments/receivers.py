@@ -3,8 +3,10 @@
 from typing import Any
 
 from django.urls import reverse
+from django.utils.translation import gettext as _
 
 from tournaments.selectors import (
+    finished_tournament_of_game,
     game_directed_by,
     game_is_in_a_match,
     games_directed_by,
@@ -39,3 +41,14 @@ def games_of_director(sender: object, *, user: Any, **kwargs: Any) -> Any:
     """``scoring.signals.games_directed_by``: the match games of the tournaments ``user``
     organises or directs (ids, as a query)."""
     return games_directed_by(user)
+
+
+def final_result_of_game(sender: object, *, game: Any, **kwargs: Any) -> str | None:
+    """``scoring.signals.game_result_final``: a finished tournament's match games stand, as its
+    final places were worked out from them."""
+    tournament = finished_tournament_of_game(game.pk)
+    if tournament is None:
+        return None
+    return _("%(tournament)s is finished: the results of its games stand") % {
+        "tournament": tournament.name
+    }

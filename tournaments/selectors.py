@@ -164,6 +164,14 @@ def match_of_game(game_id: int) -> int | None:
     return None if found is None else int(found[0])
 
 
+def finished_tournament_of_game(game_id: int) -> Tournament | None:
+    """The finished tournament a scoring game was played for (counted or discarded), if any:
+    its results stand."""
+    return Tournament.objects.filter(
+        status=Tournament.Status.FINISHED, stages__matches__match_games__game_id=game_id
+    ).first()
+
+
 def game_directed_by(game_id: int, user: Viewer) -> bool:
     """Whether ``user`` directs the tournament a scoring game is played for (its organiser or
     one of its directors), which makes them a director of the game; a game no longer counted

@@ -10,6 +10,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from scoring import services as scoring_services
+from tarabish_site.api.errors import Conflict
 from tests.scoring.factories import TeamFactory, UserFactory
 from tests.tournaments.factories import (
     EntryFactory,
@@ -20,7 +21,7 @@ from tests.tournaments.factories import (
 from tests.tournaments.helpers import win_match
 from tournaments.demo import stage_play_simulated
 from tournaments.models import Match, Stage, Tournament
-from tournaments.services import match_sync_for_game, stage_start, standings_recompute
+from tournaments.services import stage_start, standings_recompute
 
 pytestmark = pytest.mark.django_db
 
@@ -347,12 +348,16 @@ def test_a_finished_tournament_keeps_its_results() -> None:
     )
     assert forfeit.status_code == 409
     assert forfeit.json()["code"] == "finished"
-    # a correction in scoring holds the semi-final's change for a director to confirm
+    # nor do its games: reopening the semi-final's game is refused, in the API and the service
     game = semi.match_games.get().game
-    scoring_services.game_reopen(game=game, by=tournament.organiser)
-    match_sync_for_game(game_id=game.pk)
-    semi.refresh_from_db()
-    assert "W2-1" in semi.held_reason
+    reopen = client.post(f"/api/v1/games/{game.pk}/reopen/", HTTP_IF_MATCH=f'"{game.version}"')
+    assert reopen.status_code == 409
+    assert reopen.json()["code"] == "result_final"
+    assert tournament.name in reopen.json()["message"]
+    with pytest.raises(Conflict):
+        scoring_services.game_reopen(game=game, by=tournament.organiser)
+    game.refresh_from_db()
+    assert game.status == "finished"
     confirm = client.post(f"{url}/confirm-reset/", HTTP_IF_MATCH=f'"{semi.version}"')
     assert confirm.status_code == 409
     assert confirm.json()["code"] == "finished"
