@@ -5,6 +5,10 @@ they therefore held at trick k and that the rules required them to play instead.
 deal is known every card held at trick k counts as evidence, not only later plays. A record that
 is itself impossible is rejected with :class:`ImpossibleRecord`, not judged.
 
+A card of neither the suit led nor trump, played while holding a trump, is a misplay whether or
+not the player held the suit led; the verdict says they were void in it only when the deal, or
+the record, shows it.
+
 A named proof card must itself prove the misplay; when it does not, the verdict is "not proven"
 even if another card would have (the reason says which), because the caller has to show it.
 
@@ -186,6 +190,19 @@ def _judge(comp: Compiled, accused: int, k: int, proof: int, called_by: int | No
         held |= comp.hands[accused] & ~before
     held &= ~(1 << i)
     rule, required = rule_of(i, held | 1 << i, led, top, t)
+    # A card of neither the suit led nor trump, played with a trump in hand, breaks "did not
+    # trump" when the accused had none of the suit led, and "did not follow suit" when they had
+    # one: against the rules either way, so it is proven. The verdict says the accused was
+    # void in the suit led only when the record shows it: with the deal, with all nine of their
+    # cards played, or with every card of the suit led played by someone else (or by the
+    # accused before trick k). A card of the suit led played later makes ``rule`` follow suit.
+    void_shown = True
+    if rule is MisplayRule.TRUMP and comp.hands is None and len(mine) < 9:
+        seen = 0
+        for seat_plays in comp.plays:
+            for j in seat_plays:
+                seen |= 1 << j
+        void_shown = not _bits.SUIT_MASK[led] & ~seen
     card = DECK[i]
     head = f"seat {accused} played the {card.label} at trick {k}"
     if rule is None:
@@ -201,7 +218,7 @@ def _judge(comp: Compiled, accused: int, k: int, proof: int, called_by: int | No
             f"{head}, a legal play as far as {source}",
             called_by,
         )
-    what = _rule_words(rule, led, top)
+    what = _rule_words(rule, led, top, accused, void_shown=void_shown)
     if proof >= 0:
         if not required >> proof & 1:
             alt = _pick(required, when)
@@ -249,11 +266,19 @@ def _pick(required: int, when: dict[int, int]) -> int:
     return idx[0] if idx else -1
 
 
-def _rule_words(rule: MisplayRule, led: int, top: int) -> str:
+def _rule_words(
+    rule: MisplayRule, led: int, top: int, accused: int, *, void_shown: bool = True
+) -> str:
+    suit = DECK[led * 9].suit.label
     if rule is MisplayRule.FOLLOW_SUIT:
-        return f"did not follow suit ({DECK[led * 9].suit.label} were led)"
+        return f"did not follow suit ({suit} were led)"
     if rule is MisplayRule.TRUMP:
-        return f"did not trump (void in {DECK[led * 9].suit.label})"
+        if not void_shown:
+            return (
+                f"did not trump ({suit} were led; the record does not show whether seat "
+                f"{accused} held any, and with one they had to follow suit instead)"
+            )
+        return f"did not trump (void in {suit})"
     return f"did not beat the {_label(top)} on the trick"
 
 

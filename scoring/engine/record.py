@@ -262,6 +262,16 @@ def compile_record(rec: TrickRecord) -> Compiled:
         _check_runs_and_bella(rec, seen, plays, hand_masks)
     if rec.thrown_in_by is not None and rec.thrown_in_by not in SEATS:
         raise _bad("thrown_in_by must be a seat 0 to 3", "thrown_in_by", "bad_seat")
+    if rec.thrown_in_by is not None and count == 36:
+        # A throw-in stops the hand before its end: the other team takes the last trick's 10
+        # as not yet won. After the ninth trick there is nothing left to throw in (a
+        # score-sheet line says the same through its card points).
+        raise _bad(
+            f"seat {rec.thrown_in_by} cannot have thrown in the hand: it was played out, all "
+            "nine tricks were played",
+            "thrown_in_by",
+            "thrown_in_played_out",
+        )
     return Compiled(t, tuple(out), winners, hand_masks, plays)
 
 
@@ -412,7 +422,8 @@ def won_card_points(comp: Compiled) -> tuple[int, int]:
 def score_tricks(ruleset: Ruleset, record: TrickRecord) -> HandResult:
     """Score a hand from its trick record.
 
-    The record must be complete (nine tricks of four cards), or thrown in.
+    The record must be complete (nine tricks of four cards), or thrown in before the end: a
+    record of nine tricks marked thrown in is refused (``thrown_in_played_out``).
 
     >>> from scoring.engine.cards import DECK
     >>> from scoring.engine.dealing import deal

@@ -286,3 +286,116 @@ def test_a_named_proof_card_that_proves_nothing_is_explained():
     assert judge(rec("KH 6H 7H 8H", hands=hands), 2, 1).reason == (
         "seat 2 played the 7 of hearts at trick 1, a legal play as far as the deal shows"
     )
+
+
+# Spades led, seat 1 plays the 6 of clubs; at trick 2 (KD led by seat 0) seat 1 plays the 9 of
+# trump. Whether seat 1 held a spade decides which rule the 6 of clubs broke.
+SPADE_LED = ("AS 6C 7S 8S", "KD 9H 8D 7D")
+
+
+def test_a_void_in_the_suit_led_is_claimed_only_when_the_record_shows_it():
+    v = judge(rec(*SPADE_LED), 1, 1)
+    # a trump held proves the misplay either way: with a spade seat 1 had to follow suit,
+    # without one they had to trump
+    assert (v.proven, v.rule, str(v.proof_card), v.proof_trick) == (
+        True,
+        MisplayRule.TRUMP,
+        "9H",
+        2,
+    )
+    assert "void" not in v.reason
+    assert v.reason == (
+        "seat 1 played the 6 of clubs at trick 1 but did not trump (spades were led; the "
+        "record does not show whether seat 1 held any, and with one they had to follow suit "
+        "instead): seat 1 held the 9 of hearts, played at trick 2"
+    )
+    assert find_misplays(STD, rec(*SPADE_LED))[0].reason == v.reason
+
+
+def test_a_spade_played_later_makes_it_did_not_follow_suit():
+    # trick 2 is won by seat 1's 9 of trump; seat 1 leads the 9 of spades to trick 3
+    r = rec(*SPADE_LED, "9S 10D 6D JD")
+    v = judge(r, 1, 1)
+    assert (v.proven, v.rule, str(v.proof_card), v.proof_trick) == (
+        True,
+        MisplayRule.FOLLOW_SUIT,
+        "9S",
+        3,
+    )
+    assert v.reason == (
+        "seat 1 played the 6 of clubs at trick 1 but did not follow suit (spades were led): "
+        "seat 1 held the 9 of spades, played at trick 3"
+    )
+    assert judge(r, 1, 1, proof="9S") == v
+    assert [(f.accused, f.trick, f.rule) for f in find_misplays(STD, r)] == [
+        (1, 1, MisplayRule.FOLLOW_SUIT)
+    ]
+
+
+def test_a_trump_played_later_proves_nothing_when_a_spade_was_played_later_too():
+    # seat 1 plays the 9 of spades at trick 2 and the 9 of trump at trick 3
+    r = rec("AS 6C 7S 8S", "KD 9S 8D 7D", "QD 9H 10D 6D")
+    v = judge(r, 1, 1)
+    assert (v.proven, v.rule, str(v.proof_card), v.proof_trick) == (
+        True,
+        MisplayRule.FOLLOW_SUIT,
+        "9S",
+        2,
+    )
+    named = judge(r, 1, 1, proof="9H")
+    assert not named.proven
+    assert named.rule is None
+    assert named.reason == (
+        "the 9 of hearts does not prove a misplay at trick 1: seat 1 held it, but it was not a "
+        "card they had to play instead; the 9 of spades would have"
+    )
+
+
+def test_with_the_deal_known_the_rule_is_the_one_the_deal_shows():
+    hands = [
+        "AS KD 6D 9D 10D JD QD AD 6S",
+        "6C 9H 10S 7C 8C 9C 10C JC QC",  # the 10 of spades is never played
+        "7S 8D KC AC 6H 7H 8H 10H JH",
+        "8S 7D QH KH AH 9S JS QS KS",
+    ]
+    v = judge(rec(*SPADE_LED, hands=tuple(hands)), 1, 1)
+    assert (v.proven, v.rule, str(v.proof_card), v.proof_trick) == (
+        True,
+        MisplayRule.FOLLOW_SUIT,
+        "10S",
+        None,
+    )
+    assert v.reason == (
+        "seat 1 played the 6 of clubs at trick 1 but did not follow suit (spades were led): "
+        "seat 1 held the 10 of spades, dealt to them"
+    )
+    named = judge(rec(*SPADE_LED, hands=tuple(hands)), 1, 1, proof="9H")
+    assert not named.proven
+    assert "the 10 of spades would have" in named.reason
+    # the same plays, seat 1 dealt no spade: now the deal shows the void
+    hands[1] = hands[1].replace("10S", "6H")
+    hands[2] = hands[2].replace("6H", "10S")
+    v = judge(rec(*SPADE_LED, hands=tuple(hands)), 1, 1)
+    assert (v.proven, v.rule, str(v.proof_card), v.proof_trick) == (
+        True,
+        MisplayRule.TRUMP,
+        "9H",
+        2,
+    )
+    assert v.reason == (
+        "seat 1 played the 6 of clubs at trick 1 but did not trump (void in spades): seat 1 "
+        "held the 9 of hearts, played at trick 2"
+    )
+
+
+def test_a_void_is_shown_when_every_card_of_the_suit_led_went_to_others():
+    # all nine spades are played by seats 0, 2 and 3: seat 1 cannot have held one
+    r = rec("AS 6C 7S 8S", "KS 9H 9S 10S", "7H 6S JS QS")
+    v = judge(r, 1, 1)
+    assert (v.proven, v.rule, str(v.proof_card), v.proof_trick) == (
+        True,
+        MisplayRule.TRUMP,
+        "9H",
+        2,
+    )
+    assert "did not trump (void in spades)" in v.reason

@@ -6,11 +6,13 @@ import random
 import pytest
 
 from scoring.engine import (
+    Accusation,
     CallTrump,
     Deal,
     HandState,
     ImpossibleRecord,
     InvalidEntry,
+    MisplayCall,
     Outcome,
     Play,
     Rank,
@@ -19,7 +21,11 @@ from scoring.engine import (
     RunShown,
     Suit,
     TrickRecord,
+    adjudicate,
+    find_misplays,
     parse_cards,
+    score_misplay,
+    score_summary,
     score_tricks,
     simulate_hand,
     trick_leaders,
@@ -70,6 +76,51 @@ def test_incomplete_record_cannot_be_scored_unless_thrown_in():
     assert res.outcome is Outcome.THROWN_IN
     assert sum(res.card_points) == 162
     assert res.thrown_in_by == 1
+
+
+def test_a_played_out_hand_cannot_have_been_thrown_in():
+    rec = full_record()
+    assert rec.complete
+    thrown = dataclasses.replace(rec, thrown_in_by=1)
+    with pytest.raises(ImpossibleRecord) as info:
+        score_tricks(Ruleset(), thrown)
+    assert (info.value.field, info.value.code) == ("thrown_in_by", "thrown_in_played_out")
+    assert str(info.value) == (
+        "seat 1 cannot have thrown in the hand: it was played out, all nine tricks were played"
+    )
+    # the record is impossible in itself, as the same hand's score-sheet line already is
+    with pytest.raises(ImpossibleRecord):
+        thrown.check()
+    with pytest.raises(ImpossibleRecord):
+        TrickRecord.from_json(thrown.to_json()).check()
+    sim = simulate_hand(Ruleset(), random.Random(3), dealer=3)
+    assert sim.record == rec
+    with pytest.raises(InvalidEntry, match="the last trick's 10 was not yet won"):
+        score_summary(Ruleset(), dataclasses.replace(sim.summary, thrown_in_by=1))
+
+
+def test_a_played_out_thrown_in_record_is_not_judged_for_a_misplay_either():
+    thrown = dataclasses.replace(full_record(), thrown_in_by=2)
+    calls = (
+        lambda: adjudicate(Ruleset(), thrown, Accusation(accused=1, trick=1, called_by=0)),
+        lambda: find_misplays(Ruleset(), thrown),
+        lambda: score_misplay(Ruleset(), thrown, MisplayCall(called_by=0, proven=True)),
+        lambda: trick_leaders(thrown),
+    )
+    for call in calls:
+        with pytest.raises(ImpossibleRecord) as info:
+            call()
+        assert (info.value.field, info.value.code) == ("thrown_in_by", "thrown_in_played_out")
+
+
+def test_thrown_in_during_the_last_trick_is_still_a_throw_in():
+    rec = full_record()
+    # three cards of the ninth trick on the table: its 10 is not yet won
+    thrown = dataclasses.replace(rec, tricks=(*rec.tricks[:8], rec.tricks[8][:3]), thrown_in_by=0)
+    res = score_tricks(Ruleset(), thrown)
+    assert res.outcome is Outcome.THROWN_IN
+    assert sum(res.card_points) == 162
+    assert res.card_points[1] >= 10  # the other team takes the last trick's 10
 
 
 @pytest.mark.parametrize(
