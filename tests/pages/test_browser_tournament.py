@@ -153,3 +153,39 @@ def test_the_directors_day_keeps_a_ruling_being_written_while_it_refreshes(
     page.wait_for_timeout(500)
     assert region.get_attribute("data-refreshed-at") is None
     expect(region.locator("input[name=password]")).to_have_count(0)
+
+
+def test_every_page_a_director_or_a_player_opens_fits_a_phone(page, sign_in):
+    """No page scrolls sideways at a phone's width (the big screen is for the hall's
+    projector and is left out)."""
+    from tournaments.services import match_game_start
+
+    tournament = tournament_ready(4)
+    stage = add_stage(tournament, "single_elim")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    match = Match.objects.filter(stage=stage, state=Match.State.READY).first()
+    game = match_game_start(match_id=match.pk, actor=None, first_dealer=0).game
+    team = match.home.team
+    sign_in(tournament.organiser)
+    paths = [
+        "/",
+        "/tournaments/",
+        f"/tournaments/{tournament.slug}/",
+        f"/tournaments/{tournament.slug}/schedule/",
+        f"/tournaments/{tournament.slug}/director/",
+        f"/tournaments/{tournament.slug}/sheets/",
+        f"/matches/{match.pk}/",
+        f"/matches/{match.pk}/sheet/",
+        f"/games/{game.pk}/",
+        f"/games/{game.pk}/pad/",
+        f"/games/{game.pk}/print/",
+        f"/teams/{team.pk}/",
+        f"/players/{team.player_one_id}/",
+    ]
+    wide = {}
+    for path in paths:
+        assert page.goto(path).status == 200, path
+        width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+        if width[0] > width[1]:
+            wide[path] = width[0]
+    assert wide == {}
