@@ -11,9 +11,20 @@ from rest_framework.test import APIClient
 from scoring import services as scoring_services
 from tarabish_site.api.errors import ValidationFailed
 from tests.scoring.factories import PlayerFactory, TeamFactory
-from tests.tournaments.factories import add_stage, tournament_ready
+from tests.tournaments.factories import (
+    EntryFactory,
+    TournamentFactory,
+    add_stage,
+    tournament_ready,
+)
 from tournaments.models import Match, Tournament
-from tournaments.services import entry_substitute_add, match_game_start, stage_start
+from tournaments.services import (
+    entries_import_csv,
+    entry_register,
+    entry_substitute_add,
+    match_game_start,
+    stage_start,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -159,3 +170,32 @@ def test_a_substitute_added_through_the_api_is_in_the_answer_and_a_refusal_names
     assert refused.status_code == 400
     assert list(refused.json()["fields"]) == ["player"]
     assert f"entry {match.home_id}" in refused.json()["message"]
+
+
+def test_a_team_with_a_player_of_another_entry_is_not_registered() -> None:
+    tournament = TournamentFactory(status=Tournament.Status.REGISTRATION, substitutes_allowed=True)
+    EntryFactory(tournament=tournament)
+    EntryFactory(tournament=tournament)
+    organiser = tournament.organiser
+    first, second = tournament.entries.select_related("team").order_by("pk")
+    sub = PlayerFactory(display_name="Effie Rankin", community="Mabou")
+    entry_substitute_add(entry_id=first.pk, actor=organiser, player_id=sub.pk)
+
+    shares_a_player = TeamFactory(player_one=second.team.player_one)
+    with pytest.raises(ValidationFailed) as playing:
+        entry_register(tournament_id=tournament.pk, actor=organiser, team_id=shares_a_player.pk)
+    assert str(second.team.player_one) in playing.value.fields["team"][0]
+    assert f"(entry {second.pk})" in playing.value.fields["team"][0]
+
+    with_the_substitute = TeamFactory(player_two=sub)
+    with pytest.raises(ValidationFailed) as standing_in:
+        entry_register(tournament_id=tournament.pk, actor=organiser, team_id=with_the_substitute.pk)
+    assert "already a substitute" in standing_in.value.fields["team"][0]
+
+    csv = "team,player_one,player_two,community\nLate Pair,effie rankin,Ann Beaton,mabou\n"
+    with pytest.raises(ValidationFailed) as imported:
+        entries_import_csv(tournament_id=tournament.pk, actor=organiser, text=csv)
+    assert imported.value.fields == {
+        "rows.2.player_one": ["effie rankin is already registered in this tournament."]
+    }
+    assert tournament.entries.count() == 2

@@ -339,6 +339,7 @@ def entry_register(
             code="already_registered",
             fields={"team": ["already registered in this tournament"]},
         )
+    _refuse_players_elsewhere(tournament, team)
     if seed is not None and tournament.entries.filter(seed=seed).exists():
         raise Conflict(
             f"Seed {seed} is already taken.", code="seed_taken", fields={"seed": ["already taken"]}
@@ -347,6 +348,26 @@ def entry_register(
         entry = Entry.objects.create(tournament=tournament, team=team, seed=seed)
     _bump(tournament)
     return entry
+
+
+def _refuse_players_elsewhere(tournament: Tournament, team: Team) -> None:
+    """A player plays for one entry of a tournament: a team with a player already on another
+    entry's team, or standing in for another entry, is refused (400 naming the team)."""
+    players = [team.player_one_id, team.player_two_id]
+    entries = tournament.entries.select_related("team").order_by("pk")
+    playing = entries.filter(
+        Q(team__player_one__in=players) | Q(team__player_two__in=players)
+    ).first()
+    if playing is not None:
+        shared = Player.objects.filter(pk__in=set(players) & set(playing.team.player_ids)).first()
+        raise invalid("team", f"{shared} already plays for {playing.team} (entry {playing.pk}).")
+    standing_in = entries.filter(substitutes__in=players).first()
+    if standing_in is not None:
+        player = standing_in.substitutes.filter(pk__in=players).first()
+        raise invalid(
+            "team",
+            f"{player} is already a substitute for {standing_in.team} (entry {standing_in.pk}).",
+        )
 
 
 @transaction.atomic
@@ -550,6 +571,12 @@ def _check_duplicates(rows: Iterable[_Row], tournament: Tournament, report: Impo
             "team__player_two__community",
         )
         for name, community in ((pair[0], pair[1]), (pair[2], pair[3]))
+    } | {  # a substitute of an entry plays for it, as its team's players do
+        (name.lower(), community.lower())
+        for name, community in tournament.entries.values_list(
+            "substitutes__display_name", "substitutes__community"
+        )
+        if name is not None
     }
     for row in rows:
         for column in REQUIRED_COLUMNS:
