@@ -103,11 +103,21 @@ class TournamentAddForm(forms.ModelForm[Tournament]):
 
 # ------------------------------------------------------------------------------ tournaments
 class StageInline(admin.TabularInline[Stage, Tournament]):
+    """The tournament's stages at a glance. They are added in the stage admin, whose form runs
+    the service's checks, and a started stage's format does not change: changing its kind here
+    left a running stage with matches of another format (its pages answered 500)."""
+
     model = Stage
     extra = 0
     fields = ["order", "name", "kind", "status", "pool_count", "qualifiers_per_pool"]
-    readonly_fields = ["status"]
+    readonly_fields = ["order", "name", "kind", "status", "pool_count", "qualifiers_per_pool"]
     show_change_link = True
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Tournament)
@@ -156,6 +166,19 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
         if obj is None:
             return [(None, {"fields": TournamentAddForm.Meta.fields})]
         return super().get_fieldsets(request, obj)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
+        """The status moves with the actions (each a service step), never by hand; the slug
+        and organiser are the tournament's identity; the ruleset is chosen by preset on the
+        add form. Once play has started its format stands, as the API's update says: a
+        ruleset typed in by hand stopped every next game from starting."""
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is None:
+            return fields
+        fields += ["status", "slug", "organiser", "ruleset"]
+        if obj.status in (Tournament.Status.RUNNING, Tournament.Status.FINISHED):
+            fields += ["ruleset_preset", "match_format", "match_games"]
+        return fields
 
     def get_inlines(self, request: HttpRequest, obj: Tournament | None) -> Any:
         return self.inlines if obj is not None else []
@@ -264,6 +287,36 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
 
 
 # ------------------------------------------------------------------------------ entries
+class EntryAddForm(forms.ModelForm[Entry]):
+    """Registering a team runs the service (its checks: the tournament's status, the team
+    not already in, none of its players playing for another entry, the seed free). The admin
+    saves in one transaction, so a later failure takes the registration back too."""
+
+    request: HttpRequest
+    registered: Entry | None = None
+
+    class Meta:
+        model = Entry
+        fields = ["tournament", "team", "seed"]
+
+    def _post_clean(self) -> None:
+        """After the form's and the model's own checks (which the entry written here would
+        fail, being there), the service's, which registers the team."""
+        super()._post_clean()  # type: ignore[misc]  # django-stubs leave it out
+        if self.errors:
+            return
+        data = self.cleaned_data
+        try:
+            self.registered = services.entry_register(
+                tournament_id=data["tournament"].pk,
+                actor=self.request.user,
+                team_id=data["team"].pk,
+                seed=data.get("seed"),
+            )
+        except ApplicationError as exc:
+            _add_errors(self, exc)
+
+
 @admin.register(Entry)
 class EntryAdmin(admin.ModelAdmin[Entry]):
     list_display = ["team", "tournament", "seed", "status", "checked_in", "final_place"]
@@ -277,6 +330,37 @@ class EntryAdmin(admin.ModelAdmin[Entry]):
     raw_id_fields = ["team", "substitutes"]
     readonly_fields = ["registered_at", "checked_in_at", "withdrawn_at", "final_place", "version"]
     actions = ["check_in", "check_out", "withdraw_forfeit", "withdraw_set_aside"]
+
+    def get_form(
+        self, request: HttpRequest, obj: Entry | None = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        if obj is not None:
+            return super().get_form(request, obj, change=change, **kwargs)
+        kwargs["fields"] = EntryAddForm.Meta.fields
+        form = super().get_form(request, obj, form=EntryAddForm, **kwargs)
+        form.request = request  # type: ignore[attr-defined]
+        return form
+
+    def get_fieldsets(self, request: HttpRequest, obj: Entry | None = None) -> Any:
+        if obj is None:
+            return [(None, {"fields": EntryAddForm.Meta.fields})]
+        return super().get_fieldsets(request, obj)
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Entry | None = None) -> Any:
+        """Once registered, an entry's tournament and team stand, its status and check-in
+        move with the actions, and substitutes are added through the service (the API's
+        ``substitutes/``), which refuses a player of another entry."""
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is not None:
+            fields += ["tournament", "team", "substitutes", "status", "checked_in"]
+        return fields
+
+    def save_model(self, request: HttpRequest, obj: Entry, form: Any, change: bool) -> None:
+        if change:
+            super().save_model(request, obj, form, change)
+            return
+        obj.pk = form.registered.pk  # registered by the service in the form's clean
+        obj.refresh_from_db()
 
     def _check(
         self, request: HttpRequest, queryset: QuerySet[Entry], value: bool, done: str
@@ -422,6 +506,24 @@ class StageAdmin(admin.ModelAdmin[Stage]):
             return [(None, {"fields": STAGE_ADD_FIELDS})]
         return super().get_fieldsets(request, obj)
 
+    def get_readonly_fields(self, request: HttpRequest, obj: Stage | None = None) -> Any:
+        """A stage belongs to its tournament; once started, its format stands (its pools,
+        rounds and matches were made from it)."""
+        fields = list(super().get_readonly_fields(request, obj))
+        if obj is None:
+            return fields
+        fields.append("tournament")
+        if obj.status != Stage.Status.PENDING:  # and its place: the next stage takes from it
+            fields += ["order"]
+            fields += [name for name in STAGE_ADD_FIELDS if name not in ("tournament", "name")]
+        return fields
+
+    def has_delete_permission(self, request: HttpRequest, obj: Stage | None = None) -> bool:
+        """A stage not yet started may go; a started one holds matches, games and ratings."""
+        if obj is not None and obj.status != Stage.Status.PENDING:
+            return False
+        return super().has_delete_permission(request, obj)
+
     def save_model(self, request: HttpRequest, obj: Stage, form: Any, change: bool) -> None:
         if change:
             super().save_model(request, obj, form, change)
@@ -512,6 +614,9 @@ class MatchAdmin(admin.ModelAdmin[Match]):
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # matches are made by starting a stage
+
+    def has_delete_permission(self, request: HttpRequest, obj: Match | None = None) -> bool:
+        return False  # a bracket is the matches it was made with: one gone broke its pages
 
     @admin.display(description="Games (points)")
     def score(self, obj: Match) -> str:

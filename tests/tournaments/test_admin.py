@@ -1,4 +1,4 @@
-# mypy: disable-error-code="no-untyped-call,attr-defined,arg-type,union-attr,type-var"
+# mypy: disable-error-code="no-untyped-call,attr-defined,arg-type,union-attr,type-var,misc"
 """The admin lists answer and its actions run the director's steps."""
 
 from __future__ import annotations
@@ -239,3 +239,73 @@ def test_a_director_taken_off_in_the_admin_keeps_no_right_to_its_games(
     assert game.created_by_id is None
     assert not game.scorekeepers.filter(pk=named.pk).exists()
     assert not scoring_services.user_can_keep_score(named, game)
+
+
+def test_a_running_tournament_keeps_its_format_status_and_stages_in_the_admin(
+    admin_client_for_director: Client,
+) -> None:
+    tournament, match = first_match_started()
+    tournament.refresh_from_db()
+    stage = match.stage
+    form = {
+        **change_form(tournament),
+        "ruleset": '{"target": "lots"}',
+        "status": "draft",
+        "match_games": "3",
+    }
+    response = admin_client_for_director.post(
+        f"/admin/tournaments/tournament/{tournament.pk}/change/", form
+    )
+    assert response.status_code == 302, response.content.decode()[:2000]
+    after = Tournament.objects.get(pk=tournament.pk)
+    assert (after.ruleset, after.status, after.match_games) == (
+        tournament.ruleset,
+        Tournament.Status.RUNNING,
+        tournament.match_games,
+    )
+    stage_form = {"name": "Renamed", "kind": "double_elim", "tournament": str(tournament.pk)}
+    response = admin_client_for_director.post(
+        f"/admin/tournaments/stage/{stage.pk}/change/", stage_form
+    )
+    assert response.status_code == 302, response.context["adminform"].form.errors
+    stage.refresh_from_db()
+    assert (stage.name, stage.kind) == ("Renamed", "single_elim")
+    assert (
+        admin_client_for_director.get(f"/admin/tournaments/stage/{stage.pk}/delete/").status_code
+        == 403
+    )
+    deleting = admin_client_for_director.get(f"/admin/tournaments/match/{match.pk}/delete/")
+    assert deleting.status_code == 403
+    assert Match.objects.filter(pk=match.pk).exists()
+
+
+def test_registering_a_team_in_the_admin_goes_through_the_service(
+    admin_client_for_director: Client,
+) -> None:
+    from tests.scoring.factories import TeamFactory
+    from tests.tournaments.factories import EntryFactory
+    from tournaments.models import Entry
+
+    tournament = TournamentFactory(status=Tournament.Status.REGISTRATION)
+    taken = EntryFactory(tournament=tournament).team
+    url = "/admin/tournaments/entry/add/"
+    clash = TeamFactory(player_one=taken.player_one)
+    refused = admin_client_for_director.post(
+        url, {"tournament": str(tournament.pk), "team": str(clash.pk), "seed": ""}
+    )
+    assert refused.status_code == 200
+    assert f"already plays for {taken}" in refused.context["adminform"].form.errors["team"][0]
+    assert tournament.entries.count() == 1
+    fresh = TeamFactory()
+    added = admin_client_for_director.post(
+        url, {"tournament": str(tournament.pk), "team": str(fresh.pk), "seed": "2"}
+    )
+    assert added.status_code == 302, added.context["adminform"].form.errors
+    entry = Entry.objects.get(tournament=tournament, team=fresh)
+    assert entry.seed == 2
+    finished = TournamentFactory(status=Tournament.Status.FINISHED)
+    late = admin_client_for_director.post(
+        url, {"tournament": str(finished.pk), "team": str(TeamFactory().pk), "seed": ""}
+    )
+    assert late.status_code == 200
+    assert not finished.entries.exists()
