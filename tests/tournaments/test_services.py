@@ -642,3 +642,18 @@ def test_a_game_corrected_back_into_play_no_longer_counts_for_its_match(
     match.refresh_from_db()
     assert (match.state, match.home_games, match.away_games) == (Match.State.IN_PROGRESS, 0, 0)
     assert (match.home_points, match.away_points) == (0, 0)
+
+
+def test_a_first_stage_waits_for_check_in_to_be_processed() -> None:
+    tournament = TournamentFactory(status=Tournament.Status.CHECK_IN)
+    EntryFactory(tournament=tournament, seed=1, checked_in=True)
+    EntryFactory(tournament=tournament, checked_in=True)
+    EntryFactory(tournament=tournament, checked_in=False)
+    stage = add_stage(tournament, "swiss", swiss_rounds=2)
+    with pytest.raises(Conflict) as early:
+        stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    assert early.value.code == "check_in_not_processed"
+    assert "2 active entries" in str(early.value)
+    checkin_process(tournament_id=tournament.pk, actor=tournament.organiser)
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    assert stage.stage_entries.count() == 2  # the two that checked in

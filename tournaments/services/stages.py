@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Max
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from tarabish_site.api.errors import Conflict, NotFound
@@ -223,6 +223,17 @@ def _entrants(stage: Stage) -> list[int]:
         .first()
     )
     if previous is None:
+        # Check-in processed: every active entry is checked in and seeded. Before, a stage
+        # would start with the entries that happened to be seeded at registration only.
+        waiting = stage.tournament.entries.filter(status=Entry.Status.ACTIVE).filter(
+            Q(seed__isnull=True) | Q(checked_in=False)
+        )
+        if waiting.exists():
+            raise Conflict(
+                f"{waiting.count()} active entries are not checked in and seeded yet: process "
+                "check-in first (teams that did not check in are then left out).",
+                code="check_in_not_processed",
+            )
         seeded = list(
             stage.tournament.entries.filter(status=Entry.Status.ACTIVE, seed__isnull=False)
             .order_by("seed")
