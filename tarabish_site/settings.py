@@ -221,6 +221,10 @@ REST_FRAMEWORK = {
         "login": env.str("THROTTLE_LOGIN", default="10/minute"),
     },
     "TEST_REQUEST_DEFAULT_FORMAT": "json",
+    # The proxies in front of gunicorn whose X-Forwarded-For the limits trust for the
+    # client's address (deploy/nginx: 1, and it writes the header itself). 0: none, the
+    # socket's address is the client's, so a header a client made up moves nothing.
+    "NUM_PROXIES": env.int("DJANGO_NUM_PROXIES", default=0),
 }
 
 # How long a response stays stored for its Idempotency-Key (tarabish_site.api.idempotency).
@@ -261,6 +265,8 @@ if PRODUCTION:
     CSRF_COOKIE_SECURE = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
+    # Health checks ask gunicorn itself, over plain HTTP: answered, not sent to https://.
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=3600)
     SECURE_CONTENT_TYPE_NOSNIFF = True
 

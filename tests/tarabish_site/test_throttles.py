@@ -85,3 +85,23 @@ def test_log_in_attempts_are_limited_per_address(monkeypatch: pytest.MonkeyPatch
         for i in range(4)
     ]
     assert statuses == [400, 400, 400, 429]
+
+
+@pytest.mark.django_db
+def test_a_made_up_forwarded_address_does_not_escape_the_log_in_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With no proxy in front (the default), each attempt's own X-Forwarded-For is not the
+    client's address; behind one proxy, the address it wrote last is."""
+    monkeypatch.setitem(api_settings.DEFAULT_THROTTLE_RATES, "login", "3/minute")
+    api = APIClient()
+
+    def attempt(i: int, forwarded: str) -> int:
+        body = {"username": f"guess{i}", "password": "x"}
+        return api.post("/api/v1/auth/token/", body, HTTP_X_FORWARDED_FOR=forwarded).status_code
+
+    assert [attempt(i, f"10.0.0.{i}") for i in range(4)] == [400, 400, 400, 429]
+    cache.clear()
+    monkeypatch.setattr(api_settings, "NUM_PROXIES", 1)
+    assert [attempt(i, f"10.0.0.{i}, 192.0.2.7") for i in range(4)] == [400, 400, 400, 429]
+    assert attempt(9, "10.0.0.9, 192.0.2.8") == 400  # another client behind the proxy
