@@ -15,7 +15,7 @@ SERVICES_ENV := TARABISH_TEST_SERVICES=1 DATABASE_URL=$(PG_URL) \
 	CELERY_BROKER_URL=$(REDIS) REDIS_URL=$(REDIS) \
 	CELERY_TASK_DEFAULT_QUEUE=tarabish-test-$(shell date +%s)-$$$$
 
-.PHONY: venv run demo test test-services check lint format lock screenshots benchmarks clean
+.PHONY: venv run demo test test-services check format lock screenshots clean
 
 venv: $(STAMP)
 

@@ -1,12 +1,13 @@
 """Tournament benchmark on PostgreSQL: a big Swiss played through the database.
 
     .venv/bin/python benchmarks/tournament_bench.py [--teams 512] [--rounds 9]
-        [--database postgres://postgres@127.0.0.1:5432/tarabish_bench_tournaments]
+        [--database postgres://postgres@127.0.0.1:5432/tarabish_bench_tournaments] [--keep-db]
 
 Builds a tournament of ``--teams`` entries in its own database (created and migrated if
-missing, emptied of tournaments first), plays a Swiss of ``--rounds`` rounds in which every
-game is simulated by the engine and entered hand by hand through the scoring services, and
-prints:
+missing, emptied of its benchmark tournament first, and dropped at the end, after a failure
+too, unless ``--keep-db``: ``--database`` names a database of the benchmark's own), plays a
+Swiss of ``--rounds`` rounds in which every game is simulated by the engine and entered hand
+by hand through the scoring services, and prints:
 
 * the time to pair each round (``swiss_round_pair``: load the table, pair by maximum-weight
   matching, write the matches), target under 2 s;
@@ -58,16 +59,36 @@ def _setup(database: str) -> None:
     call_command("migrate", verbosity=0, interactive=False)
 
 
+def _drop(database: str) -> None:
+    import psycopg
+    from django.db import connections
+
+    connections.close_all()
+    name = database.rsplit("/", 1)[1]
+    admin_url = database.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin_url, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    print(f"database {name} dropped")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--teams", type=int, default=512)
     parser.add_argument("--rounds", type=int, default=9)
     parser.add_argument("--bracket", type=int, default=256)
     parser.add_argument("--database", default=DEFAULT_DB)
+    parser.add_argument("--keep-db", action="store_true", help="do not drop the database")
     parser.add_argument("--seed", type=int, default=512)
     args = parser.parse_args()
     _setup(args.database)
+    try:
+        _run(args)
+    finally:
+        if not args.keep_db:
+            _drop(args.database)
 
+
+def _run(args: argparse.Namespace) -> None:
     import datetime as dt
 
     from django.contrib.auth import get_user_model

@@ -3,6 +3,8 @@
 # PostgreSQL), collect static files, then become gunicorn.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. deploy/dotenv.sh
+load_dotenv .env  # what Django reads too; the environment wins
 PYTHON="${PYTHON:-.venv/bin/python}"
 if [ "${SKIP_MIGRATE:-0}" != "1" ]; then
     "$PYTHON" manage.py migrate --no-input

@@ -3,6 +3,8 @@
 # the load needs, on any machine that reaches PostgreSQL and Redis.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. deploy/dotenv.sh
+load_dotenv .env  # what Django reads too; the environment wins
 PYTHON="${PYTHON:-.venv/bin/python}"
 exec "$PYTHON" -m celery -A tarabish_site worker \
     --loglevel "${CELERY_LOG_LEVEL:-INFO}" \
