@@ -221,6 +221,16 @@ class Stage(models.Model):
     def effective_match_games(self) -> int:
         return self.match_games or self.tournament.match_games
 
+    def later_stage_started(self) -> "Stage | None":
+        """The first later stage of the tournament that has started, if any: it started from
+        this stage's results (its qualifiers, its standings), which then stand."""
+        return (
+            Stage.objects.filter(tournament_id=self.tournament_id, order__gt=self.order)
+            .exclude(status=Stage.Status.PENDING)
+            .order_by("order")
+            .first()
+        )
+
 
 class Pool(models.Model):
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="pools")

@@ -5,12 +5,13 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from tournaments.models import Tournament
 from tournaments.selectors import (
-    finished_tournament_of_game,
     game_directed_by,
     game_is_in_a_match,
     games_directed_by,
     match_of_game,
+    stage_of_game,
 )
 from tournaments.tasks import match_sync_for_game
 
@@ -44,11 +45,21 @@ def games_of_director(sender: object, *, user: Any, **kwargs: Any) -> Any:
 
 
 def final_result_of_game(sender: object, *, game: Any, **kwargs: Any) -> str | None:
-    """``scoring.signals.game_result_final``: a finished tournament's match games stand, as its
-    final places were worked out from them."""
-    tournament = finished_tournament_of_game(game.pk)
-    if tournament is None:
+    """``scoring.signals.game_result_final``: a match game's result stands once something was
+    worked out from it: its tournament's final places (finished), or the next stage, started
+    from its stage's results (a pool game corrected then would have changed who qualified,
+    with the knockout already under way)."""
+    stage = stage_of_game(game.pk)
+    if stage is None:
         return None
-    return _("%(tournament)s is finished: the results of its games stand") % {
-        "tournament": tournament.name
-    }
+    if stage.tournament.status == Tournament.Status.FINISHED:
+        return _("%(tournament)s is finished: the results of its games stand") % {
+            "tournament": stage.tournament.name
+        }
+    later = stage.later_stage_started()
+    if later is not None:
+        return _("%(later)s has started from the results of %(stage)s: they stand") % {
+            "later": later.name,
+            "stage": stage.name,
+        }
+    return None

@@ -164,12 +164,14 @@ def match_of_game(game_id: int) -> int | None:
     return None if found is None else int(found[0])
 
 
-def finished_tournament_of_game(game_id: int) -> Tournament | None:
-    """The finished tournament a scoring game was played for (counted or discarded), if any:
-    its results stand."""
-    return Tournament.objects.filter(
-        status=Tournament.Status.FINISHED, stages__matches__match_games__game_id=game_id
-    ).first()
+def stage_of_game(game_id: int) -> Stage | None:
+    """The stage a scoring game was played in (counted or discarded), with its tournament;
+    None for a casual game."""
+    return (
+        Stage.objects.select_related("tournament")
+        .filter(matches__match_games__game_id=game_id)
+        .first()
+    )
 
 
 def game_directed_by(game_id: int, user: Viewer) -> bool:

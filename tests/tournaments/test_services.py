@@ -657,3 +657,36 @@ def test_a_first_stage_waits_for_check_in_to_be_processed() -> None:
     checkin_process(tournament_id=tournament.pk, actor=tournament.organiser)
     stage_start(stage_id=stage.pk, actor=tournament.organiser)
     assert stage.stage_entries.count() == 2  # the two that checked in
+
+
+def test_a_pool_game_stands_once_the_knockout_has_started_from_the_pools() -> None:
+    from scoring import services as scoring_services
+    from tournaments.services import stage_advance
+
+    tournament = tournament_ready(4)
+    pools = add_stage(tournament, "round_robin")
+    add_stage(tournament, "single_elim", qualifiers_per_pool=2)
+    stage_start(stage_id=pools.pk, actor=tournament.organiser)
+    for match in ready_matches(pools.pk):
+        win_match(match, "home")
+    game = MatchGame.objects.filter(match__stage=pools).first().game
+    knockout = stage_advance(tournament_id=tournament.pk, actor=tournament.organiser)
+    assert knockout.status == Stage.Status.RUNNING
+    with pytest.raises(Conflict) as refused:
+        scoring_services.game_reopen(game=game, by=tournament.organiser)
+    assert refused.value.code == "result_final"
+    assert str(refused.value) == (
+        f"{knockout.name} has started from the results of {pools.name}: they stand"
+    )
+    game.refresh_from_db()
+    assert game.status == "finished"
+    pool_match = Match.objects.filter(stage=pools).first()
+    with pytest.raises(Conflict) as forfeit:
+        match_forfeit(
+            match_id=pool_match.pk,
+            actor=tournament.organiser,
+            loser_id=pool_match.home_id,
+            expected_version=pool_match.version,
+            confirm_reset=True,
+        )
+    assert forfeit.value.code == "stage_taken_from"

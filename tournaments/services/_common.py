@@ -8,7 +8,7 @@ from django.db import IntegrityError, transaction
 
 from tarabish_site.api.errors import Conflict, NotAllowed, ValidationFailed
 from tournaments.algorithms.common import AlgorithmError
-from tournaments.models import Tournament
+from tournaments.models import Stage, Tournament
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -52,6 +52,19 @@ def require_not_finished(tournament: Tournament) -> None:
     """A finished tournament's results are final: its placements were stored from them."""
     if tournament.status == Tournament.Status.FINISHED:
         raise Conflict(f"{tournament.name} is finished.", code="finished")
+
+
+def require_results_open(stage: Stage) -> None:
+    """A match's result may still change: its tournament is not finished, and no later stage
+    has started from its stage's results (their qualifiers and standings would no longer be
+    the ones it started with)."""
+    require_not_finished(stage.tournament)
+    later = stage.later_stage_started()
+    if later is not None:
+        raise Conflict(
+            f"{later.name} has started from the results of {stage.name}: they stand.",
+            code="stage_taken_from",
+        )
 
 
 def invalid(field: str, reason: str, *, code: str = "invalid") -> ValidationFailed:

@@ -29,6 +29,7 @@ from tournaments.services._common import (
     invalid,
     require_director,
     require_not_finished,
+    require_results_open,
 )
 from tournaments.services.standings import standings_touch
 
@@ -435,7 +436,7 @@ def match_reset_confirm(*, match_id: int, actor: Actor, expected_version: int) -
     with transaction.atomic():
         stage, match = _lock(match_id)
         require_director(stage.tournament, actor)
-        require_not_finished(stage.tournament)
+        require_results_open(stage)
         ensure_version(current=match.version, expected=expected_version, thing="match")
         if not _holds_a_change(match):
             raise Conflict(f"Match {match} holds no result change to confirm.", code="nothing_held")
@@ -461,7 +462,7 @@ def match_forfeit(
     with transaction.atomic():
         stage, match = _lock(match_id)
         require_director(stage.tournament, actor)
-        require_not_finished(stage.tournament)
+        require_results_open(stage)
         ensure_version(current=match.version, expected=expected_version, thing="match")
         if match.home_id is None or match.away_id is None or match.bye:
             raise Conflict(
