@@ -208,7 +208,7 @@ def game_is_in_a_match(game_id: int) -> bool:
 
 def match_detail(match_id: int) -> Match | None:
     """A match with its stage, teams and its games in order (two queries)."""
-    games = MatchGame.objects.select_related("game").order_by("number")
+    games = MatchGame.objects.select_related("game__team_a", "game__team_b").order_by("number")
     return (
         Match.objects.select_related(
             "stage__tournament",
@@ -224,6 +224,35 @@ def match_detail(match_id: int) -> Match | None:
         .filter(pk=match_id)
         .first()
     )
+
+
+@dataclass(frozen=True)
+class MatchGameRow:
+    """A game of a match as its page lists it: the scores under the match's home and away
+    columns, or, for a game played by other teams (set aside when an earlier result changed
+    who reached this match), who played it."""
+
+    link: MatchGame
+    home: int | None
+    away: int | None
+    played_by: str = ""
+
+
+def match_game_rows(match: Match) -> list[MatchGameRow]:
+    """The games of ``match`` (fetched with :func:`match_detail`) as its page lists them."""
+    home = match.home.team_id if match.home else None
+    away = match.away.team_id if match.away else None
+    rows = []
+    for link in match.match_games.all():
+        game = link.game
+        if (game.team_a_id, game.team_b_id) == (home, away):
+            rows.append(MatchGameRow(link, game.score_a, game.score_b))
+        elif (game.team_a_id, game.team_b_id) == (away, home):
+            rows.append(MatchGameRow(link, game.score_b, game.score_a))
+        else:
+            played = f"{game.team_a.name} {game.score_a}-{game.score_b} {game.team_b.name}"
+            rows.append(MatchGameRow(link, None, None, played))
+    return rows
 
 
 # ------------------------------------------------------------------------------ bracket

@@ -365,7 +365,7 @@ def _match_or_404(request: HttpRequest, pk: int) -> Match:
 @require_GET
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = _match_or_404(request, pk)
-    links = list(match.match_games.all())
+    links = selectors.match_game_rows(match)
     tournament = match.stage.tournament
     return render(
         request,
@@ -375,7 +375,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "tournament": tournament,
             "links": links,
             "can_direct": selectors.tournament_directed_by(tournament, request.user),
-            "playing": any(link.game.status == Game.Status.IN_PROGRESS for link in links),
+            "playing": any(row.link.game.status == Game.Status.IN_PROGRESS for row in links),
         },
     )
 

@@ -690,3 +690,29 @@ def test_a_pool_game_stands_once_the_knockout_has_started_from_the_pools() -> No
             confirm_reset=True,
         )
     assert forfeit.value.code == "stage_taken_from"
+
+
+def test_a_match_lists_each_game_under_the_right_team(django_assert_max_num_queries: Any) -> None:
+    from scoring.models import Game
+    from tournaments import selectors
+    from tournaments.services import match_game_start
+
+    tournament = tournament_ready(4)
+    stage = add_stage(tournament, "single_elim")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    match = ready_matches(stage.pk)[0]
+    game = match_game_start(match_id=match.pk, actor=None, first_dealer=0).game
+    home, away = match.home.team, match.away.team
+    Game.objects.filter(pk=game.pk).update(score_a=520, score_b=310)
+
+    def rows() -> list[tuple[int | None, int | None, str]]:
+        with django_assert_max_num_queries(2):
+            found = selectors.match_detail(match.pk)
+            return [(r.home, r.away, r.played_by) for r in selectors.match_game_rows(found)]
+
+    assert rows() == [(520, 310, "")]
+    Game.objects.filter(pk=game.pk).update(team_a=away, team_b=home)  # seated the other way
+    assert rows() == [(310, 520, "")]
+    other = Entry.objects.exclude(pk__in=[match.home_id, match.away_id]).first().team
+    Game.objects.filter(pk=game.pk).update(team_a=other, team_b=home)  # set aside by a reset
+    assert rows() == [(None, None, f"{other.name} 520-310 {home.name}")]
