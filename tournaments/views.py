@@ -215,12 +215,14 @@ def with_pages(matches: Sequence[Match]) -> list[Match]:
 
 
 def now_playing(tournament: Tournament, limit: int) -> tuple[list[Match], int]:
-    """Matches being played, then those ready, by table: the first ``limit`` and how many
-    more there are ("in_progress" sorts before "ready")."""
+    """Matches being played, then those ready, round by round and by table within a round:
+    the first ``limit`` and how many more there are ("in_progress" sorts before "ready"). A
+    round robin makes every round ready at once: its first round comes first."""
     playing = selectors.matches_for(tournament).filter(
         state__in=[Match.State.IN_PROGRESS, Match.State.READY]
     )
-    shown = list(playing.order_by("state", F("table").asc(nulls_last=True), "pk")[:limit])
+    order = ("state", "stage__order", "round__number", F("table").asc(nulls_last=True), "pk")
+    shown = list(playing.order_by(*order)[:limit])
     return shown, max(0, playing.count() - len(shown))
 
 

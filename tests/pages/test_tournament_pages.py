@@ -327,3 +327,18 @@ def test_a_match_games_pad_keeps_its_way_back_to_the_match_after_a_refusal(clien
     client.logout()
     sheet = client.get(reverse("scoring:game-detail", args=[game.pk])).content.decode()
     assert f'href="{reverse("tournaments:match-detail", args=[match.pk])}" id="owner-page"' in sheet
+
+
+def test_now_playing_lists_a_round_robin_round_by_round(client):
+    from tournaments.views import now_playing
+
+    tournament = tournament_ready(6)
+    stage = add_stage(tournament, "round_robin")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    shown, more = now_playing(tournament, 6)
+    rounds = [match.round.number for match in shown]
+    assert rounds == sorted(rounds)
+    assert rounds[:3] == [1, 1, 1]  # the first round's three tables first
+    tables = [m.table or 0 for m in shown[:3]]
+    assert tables == sorted(tables)
+    assert more == Match.objects.filter(stage=stage).count() - 6
