@@ -234,6 +234,7 @@ def test_team_and_player_pages(client):
         f"{match.home.team.name} v {match.away.team.name} · {tournament.name}"
     )
     assert '<div class="sheet-wrap">\n<table>' in text
+    assert " · one game</p>" in text  # not "best of 1 games"
 
 
 def test_the_list_of_tournaments_has_a_heading_per_tournament_under_its_title(client):
