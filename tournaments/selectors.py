@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import Count, Prefetch, Q, QuerySet
+from django.db.models import Count, ExpressionWrapper, F, FloatField, Prefetch, Q, QuerySet
 
 from scoring.models import MisplayDispute, Player
 from tournaments.algorithms.bracket import bracket_document
@@ -204,6 +204,17 @@ def game_is_in_a_match(game_id: int) -> bool:
     with connection.cursor() as cursor:
         cursor.execute(f"SELECT 1 FROM {table} WHERE {column} = %s LIMIT 1", [game_id])  # noqa: S608 - quoted names
         return cursor.fetchone() is not None
+
+
+def rating_table() -> QuerySet[PlayerRating]:
+    """Every rated player, the strongest first by the conservative rating (mu - 3 sigma, the
+    one the pages show), with the player (one query a page)."""
+    ordinal = ExpressionWrapper(F("mu") - 3 * F("sigma"), output_field=FloatField())
+    return (
+        PlayerRating.objects.select_related("player")
+        .annotate(rank_by=ordinal)
+        .order_by("-rank_by", "player__display_name", "pk")
+    )
 
 
 def match_detail(match_id: int) -> Match | None:

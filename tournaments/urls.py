@@ -28,6 +28,7 @@ urlpatterns = [
     path("matches/<int:pk>/pad/", views.match_pad, name="match-pad"),
     path("matches/<int:pk>/games/", views.match_game_start, name="match-game-start"),
     path("matches/<int:pk>/sheet/", views.match_sheet, name="match-sheet"),
+    path("ratings/", views.rating_list, name="rating-list"),
     path("players/<int:pk>/", views.player_detail, name="player-detail"),
     path("teams/<int:pk>/", views.team_detail, name="team-detail"),
 ]

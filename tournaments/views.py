@@ -15,6 +15,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
@@ -521,6 +522,18 @@ def match_lines(matches: Sequence[Match], team_id: int) -> list[dict[str, Any]]:
 
 
 RECENT = 30
+
+
+RATINGS_PER_PAGE = 50
+
+
+@require_GET
+def rating_list(request: HttpRequest) -> HttpResponse:
+    """Every rated player, the strongest first, a page at a time."""
+    page = Paginator(selectors.rating_table(), RATINGS_PER_PAGE).get_page(request.GET.get("page"))
+    first = (page.number - 1) * RATINGS_PER_PAGE
+    ranked = [(first + n, rating) for n, rating in enumerate(page.object_list, start=1)]
+    return render(request, "tournaments/ratings.html", {"page": page, "ranked": ranked})
 
 
 @require_GET

@@ -343,3 +343,27 @@ def test_now_playing_lists_a_round_robin_round_by_round(client):
     tables = [m.table or 0 for m in shown[:3]]
     assert tables == sorted(tables)
     assert more == Match.objects.filter(stage=stage).count() - 6
+
+
+def test_the_ratings_page_ranks_every_rated_player(client, django_assert_max_num_queries):
+    from tests.scoring.factories import PlayerFactory
+    from tournaments.models import PlayerRating
+    from tournaments.views import RATINGS_PER_PAGE
+
+    sure = PlayerRating.objects.create(player=PlayerFactory(), mu=30.0, sigma=2.0, matches=9)
+    new = PlayerRating.objects.create(player=PlayerFactory(), mu=32.0, sigma=8.0, matches=1)
+    for n in range(RATINGS_PER_PAGE):
+        PlayerRating.objects.create(player=PlayerFactory(), mu=10.0 + n / 100, sigma=3.0)
+    with django_assert_max_num_queries(4):
+        page = client.get(reverse("tournaments:rating-list"))
+    text = page.content.decode()
+    # the cautious rating first: 30 - 6 = 24 ranks above 32 - 24 = 8
+    assert text.index(escape(str(sure.player))) < text.index(escape(str(new.player)))
+    assert "24.00" in text
+    assert reverse("tournaments:player-detail", args=[sure.player_id]) in text
+    assert 'rel="next"' in text
+    second = client.get(reverse("tournaments:rating-list"), {"page": 2}).content.decode()
+    assert '<td class="num">51</td>' in second
+    assert client.get(reverse("tournaments:rating-list"), {"page": "x"}).status_code == 200
+    home = client.get("/").content.decode()
+    assert f'href="{reverse("tournaments:rating-list")}"' in home
