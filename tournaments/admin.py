@@ -167,6 +167,11 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
             return [(None, {"fields": TournamentAddForm.Meta.fields})]
         return super().get_fieldsets(request, obj)
 
+    def get_prepopulated_fields(
+        self, request: HttpRequest, obj: Tournament | None = None
+    ) -> dict[str, Any]:
+        return super().get_prepopulated_fields(request, obj) if obj is None else {}
+
     def get_readonly_fields(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
         """The status moves with the actions (each a service step), never by hand; the slug
         and organiser are the tournament's identity; the ruleset is chosen by preset on the

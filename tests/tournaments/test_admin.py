@@ -309,3 +309,19 @@ def test_registering_a_team_in_the_admin_goes_through_the_service(
     )
     assert late.status_code == 200
     assert not finished.entries.exists()
+
+
+def test_every_add_and_change_page_answers(admin_client_for_director: Client) -> None:
+    tournament, match = first_match_started()
+    entry = tournament.entries.first()
+    pages = [
+        f"/admin/tournaments/tournament/{tournament.pk}/change/",
+        "/admin/tournaments/tournament/add/",
+        f"/admin/tournaments/stage/{match.stage_id}/change/",
+        "/admin/tournaments/stage/add/",
+        f"/admin/tournaments/entry/{entry.pk}/change/",
+        "/admin/tournaments/entry/add/",
+        f"/admin/tournaments/match/{match.pk}/change/",
+    ]
+    for page in pages:
+        assert admin_client_for_director.get(page).status_code == 200, page
