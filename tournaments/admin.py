@@ -5,8 +5,12 @@ from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
 from django.db.models import Count, Q, QuerySet
-from django.http import HttpRequest
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path
 
 from tarabish_site.api.errors import ApplicationError
 from tournaments import services
@@ -102,6 +106,26 @@ class TournamentAddForm(forms.ModelForm[Tournament]):
 
 
 # ------------------------------------------------------------------------------ tournaments
+class EntriesImportForm(forms.Form):
+    """The teams of a CSV, as the API's ``entries/import/`` takes them."""
+
+    file = forms.FileField(
+        label="CSV file",
+        help_text=(
+            "Columns team, player_one, player_two, community, seed (team, community and seed "
+            "may be empty). All or nothing: one bad row and no team is registered."
+        ),
+    )
+
+    def text(self) -> str:
+        raw = self.cleaned_data["file"].read()
+        try:
+            return str(raw.decode("utf-8-sig"))
+        except UnicodeDecodeError:
+            self.add_error("file", "The file is not text in UTF-8: save the sheet as CSV UTF-8.")
+            return ""
+
+
 class StageInline(admin.TabularInline[Stage, Tournament]):
     """The tournament's stages at a glance. They are added in the stage admin, whose form runs
     the service's checks, and a started stage's format does not change: changing its kind here
@@ -140,6 +164,7 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
     filter_horizontal = ["directors"]
     readonly_fields = ["version", "created_at", "updated_at", "finished_at"]
     inlines = [StageInline]
+    change_form_template = "admin/tournaments/tournament/change_form.html"  # + Import teams
     actions = [
         "open_registration",
         "open_check_in",
@@ -187,6 +212,51 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
 
     def get_inlines(self, request: HttpRequest, obj: Tournament | None) -> Any:
         return self.inlines if obj is not None else []
+
+    def get_urls(self) -> list[Any]:
+        own = [
+            path(
+                "<int:pk>/import-entries/",
+                self.admin_site.admin_view(self.import_entries),
+                name="tournaments_tournament_import_entries",
+            )
+        ]
+        return own + super().get_urls()
+
+    def import_entries(self, request: HttpRequest, pk: int) -> HttpResponse:
+        """Register the teams of a CSV file (the service's import: every row checked, all or
+        nothing), each refused row named beside the file."""
+        tournament = self.get_object(request, str(pk))
+        if tournament is None or not self.has_change_permission(request, tournament):
+            raise PermissionDenied
+        form = EntriesImportForm(request.POST or None, request.FILES or None)
+        if request.method == "POST" and form.is_valid():
+            text = form.text()
+            if text:
+                try:
+                    report = services.entries_import_csv(
+                        tournament_id=tournament.pk, actor=request.user, text=text
+                    )
+                except ApplicationError as exc:
+                    form.add_error("file", exc.message)
+                    for where, reasons in sorted(exc.fields.items()):
+                        for reason in reasons:
+                            form.add_error("file", f"{where}: {reason}")
+                else:
+                    self.message_user(
+                        request, f"Teams registered: {len(report.created)}.", messages.SUCCESS
+                    )
+                    return redirect("admin:tournaments_tournament_change", tournament.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Import teams into {tournament}",
+            "opts": self.model._meta,
+            "original": tournament,
+            "form": form,
+        }
+        return TemplateResponse(
+            request, "admin/tournaments/tournament/import_entries.html", context
+        )
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if change:

@@ -311,6 +311,35 @@ def test_registering_a_team_in_the_admin_goes_through_the_service(
     assert not finished.entries.exists()
 
 
+def test_a_director_imports_teams_from_a_csv_in_the_admin(
+    admin_client_for_director: Client,
+) -> None:
+    from django.core.files.uploadedfile import SimpleUploadedFile
+
+    tournament = TournamentFactory(status=Tournament.Status.REGISTRATION)
+    change = f"/admin/tournaments/tournament/{tournament.pk}/change/"
+    url = f"/admin/tournaments/tournament/{tournament.pk}/import-entries/"
+    assert url in admin_client_for_director.get(change).content.decode()
+
+    def upload(text: str) -> Any:
+        csv = SimpleUploadedFile("teams.csv", text.encode(), content_type="text/csv")
+        return admin_client_for_director.post(url, {"file": csv})
+
+    bad = upload("team,player_one,player_two\nA,Ann Beaton,Ann Beaton\nB,Rita Joe,\n")
+    assert bad.status_code == 200
+    errors = bad.context["form"].errors["file"]
+    assert any(e.startswith("rows.3.player_two:") for e in errors), errors
+    assert not tournament.entries.exists()
+    good = upload("team,player_one,player_two,community,seed\nA,Ann Beaton,Rita Joe,Mabou,1\n")
+    assert good.status_code == 302
+    assert [e.team.name for e in tournament.entries.all()] == ["A"]
+    assert admin_client_for_director.get(f"{url[:-16]}99999/import-entries/").status_code in (
+        302,
+        403,
+        404,
+    )
+
+
 def test_every_add_and_change_page_answers(admin_client_for_director: Client) -> None:
     tournament, match = first_match_started()
     entry = tournament.entries.first()
