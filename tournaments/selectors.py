@@ -397,7 +397,10 @@ def director_day(tournament: Tournament) -> DayAtAGlance:
         entries=Count("id", filter=Q(status=Entry.Status.ACTIVE)),
         checked_in=Count("id", filter=Q(status=Entry.Status.ACTIVE, checked_in=True)),
     )
-    by_table = sorted(matches, key=lambda m: (m.table or 10_000, m.pk))
+    # round by round, then by table (a round robin makes every round ready at once)
+    by_table = sorted(
+        matches, key=lambda m: (m.stage.order, m.round.number, m.table or 10_000, m.pk)
+    )
     return DayAtAGlance(
         tournament=tournament,
         ready=[m for m in by_table if m.state == Match.State.READY],

@@ -367,3 +367,15 @@ def test_the_ratings_page_ranks_every_rated_player(client, django_assert_max_num
     assert client.get(reverse("tournaments:rating-list"), {"page": "x"}).status_code == 200
     home = client.get("/").content.decode()
     assert f'href="{reverse("tournaments:rating-list")}"' in home
+
+
+def test_the_directors_day_lists_a_round_robin_round_by_round():
+    from tournaments.selectors import director_day
+
+    tournament = tournament_ready(6)
+    stage = add_stage(tournament, "round_robin")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    ready = director_day(tournament).ready
+    order = [(m.round.number, m.table or 0) for m in ready]
+    assert order == sorted(order)
+    assert [n for n, _table in order[:3]] == [1, 1, 1]
