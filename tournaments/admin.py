@@ -240,8 +240,10 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
                 except ApplicationError as exc:
                     form.add_error("file", exc.message)
                     for where, reasons in sorted(exc.fields.items()):
+                        _rows, line, column = [*where.split("."), "", ""][:3]
+                        place = f"line {line}, {column}" if line.isdigit() else where
                         for reason in reasons:
-                            form.add_error("file", f"{where}: {reason}")
+                            form.add_error("file", f"{place}: {reason}")
                 else:
                     self.message_user(
                         request, f"Teams registered: {len(report.created)}.", messages.SUCCESS

@@ -328,7 +328,7 @@ def test_a_director_imports_teams_from_a_csv_in_the_admin(
     bad = upload("team,player_one,player_two\nA,Ann Beaton,Ann Beaton\nB,Rita Joe,\n")
     assert bad.status_code == 200
     errors = bad.context["form"].errors["file"]
-    assert any(e.startswith("rows.3.player_two:") for e in errors), errors
+    assert any(e.startswith("line 3, player_two:") for e in errors), errors
     assert not tournament.entries.exists()
     good = upload("team,player_one,player_two,community,seed\nA,Ann Beaton,Rita Joe,Mabou,1\n")
     assert good.status_code == 302
