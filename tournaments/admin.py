@@ -687,7 +687,15 @@ class MatchAdmin(admin.ModelAdmin[Match]):
         for f in Match._meta.get_fields()
         if getattr(f, "concrete", False) and not f.auto_created
     ]
-    actions = ["forfeit_home", "forfeit_away", "confirm_reset", "clear_hold", "sync_from_games"]
+    actions = [
+        "forfeit_home",
+        "forfeit_away",
+        "forfeit_home_reset",
+        "forfeit_away_reset",
+        "confirm_reset",
+        "clear_hold",
+        "sync_from_games",
+    ]
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # matches are made by starting a stage
@@ -699,7 +707,9 @@ class MatchAdmin(admin.ModelAdmin[Match]):
     def score(self, obj: Match) -> str:
         return f"{obj.home_games}-{obj.away_games} ({obj.home_points}-{obj.away_points})"
 
-    def _forfeit(self, request: HttpRequest, queryset: QuerySet[Match], side: str) -> None:
+    def _forfeit(
+        self, request: HttpRequest, queryset: QuerySet[Match], side: str, *, reset: bool = False
+    ) -> None:
         _run(
             self,
             request,
@@ -709,6 +719,7 @@ class MatchAdmin(admin.ModelAdmin[Match]):
                 actor=request.user,
                 loser_id=getattr(m, f"{side}_id") or 0,
                 expected_version=m.version,
+                confirm_reset=reset,
             ),
             "Matches awarded by forfeit",
         )
@@ -720,6 +731,14 @@ class MatchAdmin(admin.ModelAdmin[Match]):
     @admin.action(description="Forfeit: the away team loses (a no-show, a team that left)")
     def forfeit_away(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
         self._forfeit(request, queryset, "away")
+
+    @admin.action(description="Forfeit: the home team loses, later matches it decided replayed")
+    def forfeit_home_reset(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        self._forfeit(request, queryset, "home", reset=True)
+
+    @admin.action(description="Forfeit: the away team loses, later matches it decided replayed")
+    def forfeit_away_reset(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
+        self._forfeit(request, queryset, "away", reset=True)
 
     @admin.action(description="Confirm the held result change (re-opens later matches)")
     def confirm_reset(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:

@@ -354,3 +354,29 @@ def test_every_add_and_change_page_answers(admin_client_for_director: Client) ->
     ]
     for page in pages:
         assert admin_client_for_director.get(page).status_code == 200, page
+
+
+def test_a_forfeit_that_replays_later_matches_is_confirmed_from_the_match_list(
+    admin_client_for_director: Client,
+) -> None:
+    from tests.tournaments.helpers import win_match
+    from tournaments import services
+
+    tournament = tournament_ready(4)
+    stage = add_stage(tournament, "single_elim")
+    services.stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    semi = win_match(Match.objects.get(stage=stage, key="W1-1"), "home")
+    win_match(Match.objects.get(stage=stage, key="W1-2"), "home")
+    win_match(Match.objects.get(stage=stage, key="W2-1"), "home")  # the final, played
+
+    def forfeit(action: str) -> Match:
+        admin_client_for_director.post(
+            "/admin/tournaments/match/", {"action": action, "_selected_action": [semi.pk]}
+        )
+        return Match.objects.get(pk=semi.pk)
+
+    assert forfeit("forfeit_home").winner_id == semi.home_id  # refused: the final was played
+    after = forfeit("forfeit_home_reset")
+    assert (after.forfeit, after.winner_id) == (True, after.away_id)
+    final = Match.objects.get(stage=stage, key="W2-1")
+    assert final.state != Match.State.COMPLETE  # to be played again, with the new finalist
