@@ -56,6 +56,31 @@ def _add_errors(form: forms.ModelForm[Any], exc: ApplicationError) -> None:
         form.add_error(None, exc.message)
 
 
+class AddsThroughService:
+    """For a ModelAdmin whose add page is ``add_form``: a form that runs the service's checks
+    (and knows who asks, for its permission checks); the change page is the model's own."""
+
+    add_form: type[forms.ModelForm[Any]]
+
+    def get_form(
+        self, request: HttpRequest, obj: Any = None, change: bool = False, **kwargs: Any
+    ) -> Any:
+        if obj is not None:
+            return super().get_form(request, obj, change=change, **kwargs)  # type: ignore[misc]
+        kwargs["fields"] = self.add_fields()
+        form = super().get_form(request, obj, form=self.add_form, **kwargs)  # type: ignore[misc]
+        form.request = request
+        return form
+
+    def add_fields(self) -> list[str]:
+        return list(self.add_form._meta.fields or [])
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        if obj is None:
+            return [(None, {"fields": self.add_fields()})]
+        return super().get_fieldsets(request, obj)  # type: ignore[misc]
+
+
 class TournamentAddForm(forms.ModelForm[Tournament]):
     """Adding a tournament runs the service's checks; saving it calls the service."""
 
@@ -145,7 +170,8 @@ class StageInline(admin.TabularInline[Stage, Tournament]):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(admin.ModelAdmin[Tournament]):
+class TournamentAdmin(AddsThroughService, admin.ModelAdmin[Tournament]):
+    add_form = TournamentAddForm
     list_display = [
         "name",
         "starts_on",
@@ -172,25 +198,6 @@ class TournamentAdmin(admin.ModelAdmin[Tournament]):
         "advance",
         "finish",
     ]
-
-    def get_form(
-        self,
-        request: HttpRequest,
-        obj: Tournament | None = None,
-        change: bool = False,
-        **kwargs: Any,
-    ) -> Any:
-        if obj is not None:
-            return super().get_form(request, obj, change=change, **kwargs)
-        kwargs["fields"] = TournamentAddForm.Meta.fields
-        form = super().get_form(request, obj, form=TournamentAddForm, **kwargs)
-        form.request = request  # type: ignore[attr-defined]
-        return form
-
-    def get_fieldsets(self, request: HttpRequest, obj: Tournament | None = None) -> Any:
-        if obj is None:
-            return [(None, {"fields": TournamentAddForm.Meta.fields})]
-        return super().get_fieldsets(request, obj)
 
     def get_prepopulated_fields(
         self, request: HttpRequest, obj: Tournament | None = None
@@ -395,7 +402,9 @@ class EntryAddForm(forms.ModelForm[Entry]):
 
 
 @admin.register(Entry)
-class EntryAdmin(admin.ModelAdmin[Entry]):
+class EntryAdmin(AddsThroughService, admin.ModelAdmin[Entry]):
+    add_form = EntryAddForm
+
     list_display = ["team", "tournament", "seed", "status", "checked_in", "final_place"]
     list_filter = ["status", "checked_in", "tournament"]
     list_select_related = ["team", "tournament"]
@@ -407,21 +416,6 @@ class EntryAdmin(admin.ModelAdmin[Entry]):
     raw_id_fields = ["team", "substitutes"]
     readonly_fields = ["registered_at", "checked_in_at", "withdrawn_at", "final_place", "version"]
     actions = ["check_in", "check_out", "withdraw_forfeit", "withdraw_set_aside"]
-
-    def get_form(
-        self, request: HttpRequest, obj: Entry | None = None, change: bool = False, **kwargs: Any
-    ) -> Any:
-        if obj is not None:
-            return super().get_form(request, obj, change=change, **kwargs)
-        kwargs["fields"] = EntryAddForm.Meta.fields
-        form = super().get_form(request, obj, form=EntryAddForm, **kwargs)
-        form.request = request  # type: ignore[attr-defined]
-        return form
-
-    def get_fieldsets(self, request: HttpRequest, obj: Entry | None = None) -> Any:
-        if obj is None:
-            return [(None, {"fields": EntryAddForm.Meta.fields})]
-        return super().get_fieldsets(request, obj)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Entry | None = None) -> Any:
         """Once registered, an entry's tournament and team stand, its status and check-in
@@ -546,7 +540,9 @@ def _stage_values(data: dict[str, Any]) -> dict[str, Any]:
 
 
 @admin.register(Stage)
-class StageAdmin(admin.ModelAdmin[Stage]):
+class StageAdmin(AddsThroughService, admin.ModelAdmin[Stage]):
+    add_form = StageAddForm
+
     list_display = [
         "name",
         "tournament",
@@ -567,21 +563,6 @@ class StageAdmin(admin.ModelAdmin[Stage]):
         "version",
     ]
     actions = ["start", "pair_next_round", "recompute_standings"]
-
-    def get_form(
-        self, request: HttpRequest, obj: Stage | None = None, change: bool = False, **kwargs: Any
-    ) -> Any:
-        if obj is not None:
-            return super().get_form(request, obj, change=change, **kwargs)
-        kwargs["fields"] = STAGE_ADD_FIELDS
-        form = super().get_form(request, obj, form=StageAddForm, **kwargs)
-        form.request = request  # type: ignore[attr-defined]
-        return form
-
-    def get_fieldsets(self, request: HttpRequest, obj: Stage | None = None) -> Any:
-        if obj is None:
-            return [(None, {"fields": STAGE_ADD_FIELDS})]
-        return super().get_fieldsets(request, obj)
 
     def get_readonly_fields(self, request: HttpRequest, obj: Stage | None = None) -> Any:
         """A stage belongs to its tournament; once started, its format stands (its pools,
