@@ -37,8 +37,8 @@ class Command(BaseCommand):
             self.stdout.write(f"  new tournaments: {', '.join(t.name for t in made)}")
         self.stdout.write(
             self.style.SUCCESS(
-                f"Demo ready. Director sign-in at http://127.0.0.1:8000/admin/ — "
-                f"user {DEMO_USERNAME!r}, password {DEMO_PASSWORD!r}"
+                f"Demo ready. Director: user {DEMO_USERNAME!r}, password {DEMO_PASSWORD!r}, "
+                "to sign in on the pages (/accounts/sign-in/) or in the admin (/admin/)"
                 + ("" if created else " (account already existed)")
             )
         )
