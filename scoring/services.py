@@ -167,7 +167,8 @@ def _game_for_update(game: Game | int) -> Game:
 
 def refuse_if_result_final(game: Game) -> None:
     """Refuse (409) a change to a game whose result another app holds as final: asked through
-    ``signals.game_result_final`` (a finished tournament's match games)."""
+    ``signals.game_result_final`` (a finished tournament's match games, or a stage's once a
+    later stage started from its results)."""
     for _receiver, why in signals.game_result_final.send(sender=Game, game=game):
         if why:
             message = str(why)
@@ -203,10 +204,15 @@ def _refuse_if_changed(game: Game, expected_version: int | None) -> None:
     """Refuse an act on a game that changed since the actor read it (a hand another score-pad
     entered, say): 412 with the version each side has. ``None`` is a caller that read nothing
     and acts on the game as it is (a task, the demo, a director's bulk action)."""
-    if expected_version is not None and game.version != expected_version:
+    _refuse_stale(f"game {game.pk}", game.version, expected_version, "do this")
+
+
+def _refuse_stale(what: str, version: int, expected_version: int | None, doing: str) -> None:
+    """412 (named at ``If-Match``) when ``what`` is at ``version`` but was read at another."""
+    if expected_version is not None and version != expected_version:
         message = (
-            f"game {game.pk} changed since you read it: it is at version {game.version}, you "
-            f"acted on version {expected_version}. Look at it again before you do this."
+            f"{what} changed since you read it: it is at version {version}, you acted on "
+            f"version {expected_version}. Look at it again before you {doing}."
         )
         raise PreconditionFailed(message, fields={IF_MATCH: [message]})
 
@@ -1380,13 +1386,7 @@ def dispute_rule(
     changed since: another director ruled, say); ``None`` rules on it as it is."""
     game, stored = _dispute_for_update(dispute)
     _refuse_unless_director(by, game, "rule on a misplay dispute")
-    if expected_version is not None and stored.version != expected_version:
-        message = (
-            f"misplay dispute {stored.pk} changed since you read it: it is at version "
-            f"{stored.version}, you acted on version {expected_version}. Look at it again "
-            "before you rule."
-        )
-        raise PreconditionFailed(message, fields={IF_MATCH: [message]})
+    _refuse_stale(f"misplay dispute {stored.pk}", stored.version, expected_version, "rule")
     later = (
         stored.hand.disputes.filter(pk__gt=stored.pk)
         .exclude(status=MisplayDispute.Status.RECORD_REJECTED)

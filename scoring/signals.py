@@ -20,9 +20,10 @@ makes them a director of (see :func:`scoring.selectors.visible_to`).
 
 ``game_result_final`` asks whether another app holds a game's result as final, with
 ``sender=Game`` and ``game``: a finished tournament's games stand as its final places were
-worked out from them. A receiver that holds it answers why, in words for the director; scoring
-then refuses every change to the game (reopening it, correcting, undoing, ending it early, a
-dispute) with 409 ``result_final`` (see :func:`scoring.services.refuse_if_result_final`).
+worked out from them, and a stage's once a later stage has started from its results. A
+receiver that holds it answers why, in words for the director; scoring then refuses every
+change to the game (reopening it, correcting, undoing, ending it early, a dispute) with 409
+``result_final`` (see :func:`scoring.services.refuse_if_result_final`).
 """
 
 from django.dispatch import Signal

@@ -430,7 +430,7 @@ class EntryAdmin(AddsThroughService, admin.ModelAdmin[Entry]):
         if change:
             super().save_model(request, obj, form, change)
             return
-        obj.pk = form.registered.pk  # registered by the service in the form's clean
+        obj.pk = form.registered.pk  # registered by the service when the form was checked
         obj.refresh_from_db()
 
     def _check(

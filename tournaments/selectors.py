@@ -376,6 +376,16 @@ class DayAtAGlance:
     entries: int
 
 
+def now_playing(tournament: Tournament, limit: int) -> tuple[list[Match], int]:
+    """Matches being played, then those ready, round by round and by table within a round:
+    the first ``limit`` and how many more there are ("in_progress" sorts before "ready"). A
+    round robin makes every round ready at once: its first round comes first."""
+    playing = matches_for(tournament).filter(state__in=[Match.State.IN_PROGRESS, Match.State.READY])
+    order = ("state", "stage__order", "round__number", F("table").asc(nulls_last=True), "pk")
+    shown = list(playing.order_by(*order)[:limit])
+    return shown, max(0, playing.count() - len(shown))
+
+
 def director_day(tournament: Tournament) -> DayAtAGlance:
     """What a director watches: matches ready, being played, waiting, held; open disputes."""
     matches = list(

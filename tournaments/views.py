@@ -16,7 +16,6 @@ from urllib.parse import urlencode
 
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
-from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -215,18 +214,6 @@ def with_pages(matches: Sequence[Match]) -> list[Match]:
     return list(matches)
 
 
-def now_playing(tournament: Tournament, limit: int) -> tuple[list[Match], int]:
-    """Matches being played, then those ready, round by round and by table within a round:
-    the first ``limit`` and how many more there are ("in_progress" sorts before "ready"). A
-    round robin makes every round ready at once: its first round comes first."""
-    playing = selectors.matches_for(tournament).filter(
-        state__in=[Match.State.IN_PROGRESS, Match.State.READY]
-    )
-    order = ("state", "stage__order", "round__number", F("table").asc(nulls_last=True), "pk")
-    shown = list(playing.order_by(*order)[:limit])
-    return shown, max(0, playing.count() - len(shown))
-
-
 # ------------------------------------------------------------------------------ pages
 
 
@@ -241,7 +228,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament_or_404(request, slug)
     overview = selectors.tournament_overview(tournament)
     stage = _stage_of(overview.stages, request.GET.get("stage"))
-    shown, more = now_playing(tournament, NOW_PLAYING_ROWS)
+    shown, more = selectors.now_playing(tournament, NOW_PLAYING_ROWS)
     team_url = reverse("tournaments:team-detail", args=[987654321]).replace("987654321", "{}")
     context: dict[str, Any] = {
         "tournament": tournament,
@@ -310,7 +297,7 @@ def big_screen_live(request: HttpRequest, slug: str) -> HttpResponse:
 def _screen_context(request: HttpRequest, tournament: Tournament) -> dict[str, Any]:
     stages = list(tournament.stages.order_by("order"))
     stage = _stage_of(stages, request.GET.get("stage"))
-    playing, more = now_playing(tournament, SCREEN_PLAYING_ROWS)
+    playing, more = selectors.now_playing(tournament, SCREEN_PLAYING_ROWS)
     context: dict[str, Any] = {"playing": playing, "playing_more": more, "screen_stage": stage}
     if stage is not None:
         context.update(stage_context(stage, None))
@@ -453,18 +440,13 @@ def round_sheets(request: HttpRequest, slug: str) -> HttpResponse:
     matches = selectors.tournament_schedule(
         tournament, states=[Match.State.READY, Match.State.IN_PROGRESS]
     )
-    sheets = [
-        {
-            "match": match,
-            "qr": qr_svg(
-                request.build_absolute_uri(reverse("tournaments:match-pad", args=[match.pk])),
-                table_code_label(match),
-            ),
-            "pad_url": request.build_absolute_uri(
-                reverse("tournaments:match-pad", args=[match.pk])
-            ),
-        }
+    pad_urls = [
+        request.build_absolute_uri(reverse("tournaments:match-pad", args=[match.pk]))
         for match in matches
+    ]
+    sheets = [
+        {"match": match, "qr": qr_svg(url, table_code_label(match)), "pad_url": url}
+        for match, url in zip(matches, pad_urls, strict=True)
     ]
     return render(
         request,

@@ -5,6 +5,7 @@ from django_filters import rest_framework as filters
 
 from scoring.models import Game, MisplayDispute, Player, Team
 from tarabish_site.api.filters import FilterSet
+from tarabish_site.api.routes import ID_MAX
 
 
 class GameFilter(FilterSet):
@@ -77,7 +78,7 @@ class DisputeFilter(FilterSet):
         field_name="hand__game",
         help_text="Disputes of this game.",
         min_value=1,
-        max_value=2**63 - 1,
+        max_value=ID_MAX,
     )
     status = filters.ChoiceFilter(choices=MisplayDispute.Status.choices)
 

@@ -230,7 +230,6 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
     permission_classes = [GameScorekeeper]
     filterset_class = GameFilter
     ordering_fields = ["created_at", "status"]
-    lookup_value_regex = ID
 
     def get_queryset(self) -> Any:
         return selectors.visible_to(selectors.game_list(), self.request.user)
@@ -429,7 +428,6 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
     serializer_class = HandSerializer
     permission_classes = [GameScorekeeper]
     lookup_field = "number"
-    lookup_value_regex = ID
     filter_backends: list[Any] = []
 
     def _game(self) -> Game:
@@ -633,7 +631,6 @@ class DisputeViewSet(mixins.ListModelMixin, JsonApiViewSet):
     permission_classes = [ReadAnyoneWriteSignedIn]
     filterset_class = DisputeFilter
     ordering_fields = ["created_at", "status"]
-    lookup_value_regex = ID
 
     def get_queryset(self) -> Any:
         visible = selectors.visible_to(Game.objects.all(), self.request.user)

@@ -3,20 +3,12 @@
 // data-refresh-seconds (default 20) and redrawn only when the server sends something new.
 // A region where someone has started filling in a form (a director's ruling) is not redrawn
 // until that form is sent or emptied again, even once they have looked away from it.
+import { edited } from "./forms.js";
+
 const regions = document.querySelectorAll("[data-refresh-url]");
 
 function started(region) {
-  return [...region.querySelectorAll("form")].some((form) =>
-    [...form.elements].some((field) => {
-      if (field.type === "radio" || field.type === "checkbox") {
-        return field.checked !== field.defaultChecked;
-      }
-      if (field.tagName === "SELECT") {
-        return [...field.options].some((option) => option.selected !== option.defaultSelected);
-      }
-      return "defaultValue" in field && field.type !== "hidden" && field.value !== field.defaultValue;
-    }),
-  );
+  return [...region.querySelectorAll("form")].some(edited);
 }
 
 // What a region shows, to compare with what the server sends: both as parsed by the page, so

@@ -2,6 +2,7 @@
 // the new score), and saving puts it in the outbox, which sends it to the API with its
 // Idempotency-Key now or when the signal returns. This script knows no rules of the game:
 // every number it shows comes from the server.
+import { edited } from "./forms.js";
 import { Outbox, csrfToken } from "./outbox.js";
 
 const config = JSON.parse(document.getElementById("pad-config").textContent);
@@ -246,16 +247,6 @@ function formValues() {
     .map((field) => [field.name, field.value]);
 }
 
-function formTouched() {
-  return formValues().some(([name, text]) => {
-    const field = form.elements[name];
-    const initial = field instanceof RadioNodeList
-      ? [...field].find((radio) => radio.defaultChecked)?.value ?? ""
-      : (field.type === "checkbox" ? "" : field.defaultValue ?? "");
-    return text !== initial;
-  });
-}
-
 function restore(values) {
   for (const field of form.elements) {
     if (!field.name || field.name === "csrfmiddlewaretoken") continue;
@@ -275,7 +266,7 @@ async function takeOut(entry) {
   for (const other of behind) {
     if (other.body && typeof other.body.number === "number") {
       other.body.number -= 1;
-      other.label = other.label.replace(/^(\S+ )\d+/, `$1${other.body.number}`);
+      other.label = describe(other.body, other.body.number);
       await outbox.update(other);
     }
   }
@@ -299,7 +290,7 @@ outbox.addEventListener("refused", async (event) => {
   const { entry } = event.detail;
   const data = event.detail.data || {};
   const last = (await outbox.pending()).at(-1);
-  if (form && entry.form && last && last.key === entry.key && !formTouched()) {
+  if (form && entry.form && last && last.key === entry.key && !edited(form)) {
     // the hand just saved, with nothing typed since: it goes back to be put right
     await takeBack(entry, data);
     return;

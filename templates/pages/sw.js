@@ -5,6 +5,7 @@ const SHELL = [
   "{% url 'scoring:offline' %}",
   "{% static 'css/site.css' %}",
   "{% static 'js/shell.js' %}",
+  "{% static 'js/forms.js' %}",
   "{% static 'js/outbox.js' %}",
   "{% static 'js/scorepad.js' %}",
   "{% static 'js/refresh.js' %}",

@@ -331,7 +331,7 @@ def test_a_match_games_pad_keeps_its_way_back_to_the_match_after_a_refusal(clien
 
 
 def test_now_playing_lists_a_round_robin_round_by_round(client):
-    from tournaments.views import now_playing
+    from tournaments.selectors import now_playing
 
     tournament = tournament_ready(6)
     stage = add_stage(tournament, "round_robin")

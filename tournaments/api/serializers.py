@@ -9,6 +9,7 @@ from typing import Any
 from rest_framework import serializers
 
 from scoring.engine import PRESETS
+from tarabish_site.api.routes import ID_MAX
 from tarabish_site.api.serializers import OnlyItsFields
 from tournaments.algorithms.standings import TIEBREAKERS
 from tournaments.models import (
@@ -26,10 +27,6 @@ from tournaments.models import (
     Standing,
     Tournament,
 )
-
-#: The largest row id: the database's 64-bit keys, as scoring's id filters bound them. A
-#: larger number is refused as 400 naming the field, never sent to the database to overflow.
-ID_MAX = 2**63 - 1
 
 
 # ------------------------------------------------------------------------------ tournaments

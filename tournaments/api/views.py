@@ -279,7 +279,6 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
     serializer_class = EntrySerializer
     filterset_fields = ["status", "checked_in"]
     ordering_fields = ["seed", "registered_at"]
-    lookup_value_regex = ID
 
     def get_queryset(self) -> QuerySet[Entry]:
         if getattr(self, "swagger_fake_view", False):  # the schema generator
@@ -400,7 +399,6 @@ class StageViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
 
     serializer_class = StageSerializer
     pagination_class = None
-    lookup_value_regex = ID
 
     def get_queryset(self) -> QuerySet[Stage]:
         if getattr(self, "swagger_fake_view", False):  # the schema generator
@@ -483,7 +481,6 @@ class MatchViewSet(mixins.ListModelMixin, JsonApiViewSet):
     serializer_class = MatchSerializer
     filterset_fields = ["stage", "state", "table", "stage__tournament__slug"]
     ordering_fields = ["table", "finished_at"]
-    lookup_value_regex = ID
 
     def get_queryset(self) -> QuerySet[Match]:
         visible = selectors.tournaments_visible(self.request.user)

@@ -228,9 +228,10 @@ def _entrants(stage: Stage) -> list[int]:
         waiting = stage.tournament.entries.filter(status=Entry.Status.ACTIVE).filter(
             Q(seed__isnull=True) | Q(checked_in=False)
         )
-        if waiting.exists():
+        count = waiting.count()
+        if count:
             raise Conflict(
-                f"{waiting.count()} active entries are not checked in and seeded yet: process "
+                f"{count} active entries are not checked in and seeded yet: process "
                 "check-in first (teams that did not check in are then left out).",
                 code="check_in_not_processed",
             )

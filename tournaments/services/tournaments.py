@@ -339,7 +339,7 @@ def entry_register(
             code="already_registered",
             fields={"team": ["already registered in this tournament"]},
         )
-    _refuse_players_elsewhere(tournament, team)
+    _refuse_players_elsewhere(tournament, [team.player_one_id, team.player_two_id], "team")
     if seed is not None and tournament.entries.filter(seed=seed).exists():
         raise Conflict(
             f"Seed {seed} is already taken.", code="seed_taken", fields={"seed": ["already taken"]}
@@ -350,22 +350,25 @@ def entry_register(
     return entry
 
 
-def _refuse_players_elsewhere(tournament: Tournament, team: Team) -> None:
-    """A player plays for one entry of a tournament: a team with a player already on another
-    entry's team, or standing in for another entry, is refused (400 naming the team)."""
-    players = [team.player_one_id, team.player_two_id]
+def _refuse_players_elsewhere(
+    tournament: Tournament, players: list[int], field: str, *, besides: Entry | None = None
+) -> None:
+    """A player plays for one entry of a tournament: ``players`` already on the team of an
+    entry other than ``besides``, or standing in for one, are refused (400 naming ``field``)."""
     entries = tournament.entries.select_related("team").order_by("pk")
+    if besides is not None:
+        entries = entries.exclude(pk=besides.pk)
     playing = entries.filter(
         Q(team__player_one__in=players) | Q(team__player_two__in=players)
     ).first()
     if playing is not None:
         shared = Player.objects.filter(pk__in=set(players) & set(playing.team.player_ids)).first()
-        raise invalid("team", f"{shared} already plays for {playing.team} (entry {playing.pk}).")
+        raise invalid(field, f"{shared} already plays for {playing.team} (entry {playing.pk}).")
     standing_in = entries.filter(substitutes__in=players).first()
     if standing_in is not None:
         player = standing_in.substitutes.filter(pk__in=players).first()
         raise invalid(
-            "team",
+            field,
             f"{player} is already a substitute for {standing_in.team} (entry {standing_in.pk}).",
         )
 
@@ -409,16 +412,7 @@ def entry_substitute_add(*, entry_id: int, actor: Actor, player_id: int) -> Entr
         raise invalid("player", f"there is no player {player_id}.")
     if player.pk in entry.team.player_ids:
         raise invalid("player", f"{player} already plays for {entry.team}.")
-    others = tournament.entries.exclude(pk=entry.pk).select_related("team").order_by("pk")
-    playing = others.filter(Q(team__player_one=player) | Q(team__player_two=player)).first()
-    if playing is not None:
-        raise invalid("player", f"{player} already plays for {playing.team} (entry {playing.pk}).")
-    standing_in = others.filter(substitutes=player).first()
-    if standing_in is not None:
-        raise invalid(
-            "player",
-            f"{player} is already a substitute for {standing_in.team} (entry {standing_in.pk}).",
-        )
+    _refuse_players_elsewhere(tournament, [player.pk], "player", besides=entry)
     entry.substitutes.add(player)
     return entry
 
