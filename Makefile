@@ -19,10 +19,10 @@ SERVICES_ENV := TARABISH_TEST_SERVICES=1 DATABASE_URL=$(PG_URL) \
 
 venv: $(STAMP)
 
-$(STAMP): requirements.lock
+$(STAMP): requirements-dev.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check --require-hashes \
-		-r requirements.lock
+		-r requirements-dev.lock
 	touch $(STAMP)
 
 run: venv
@@ -54,10 +54,14 @@ format: venv
 screenshots: venv
 	$(BIN)/python tools/screenshots.py
 
-# Re-resolve the lock after changing pyproject.toml (needs uv: pip install uv).
+# Re-resolve the locks after changing pyproject.toml (needs uv: pip install uv).
+# requirements-dev.lock (a checkout: the service and its tools) is resolved first; the
+# service's own requirements.lock (the production image) is constrained to the same versions.
 lock:
 	uv pip compile pyproject.toml --extra dev --python-version 3.11 --generate-hashes \
-		--quiet -o requirements.lock
+		--quiet -o requirements-dev.lock
+	uv pip compile pyproject.toml --python-version 3.11 --generate-hashes \
+		-c requirements-dev.lock --quiet -o requirements.lock
 
 clean:
 	rm -rf $(VENV) var
