@@ -169,9 +169,16 @@ class FirstDealer:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> FirstDealer:
         d = _parse.obj(data, "a first-dealer draw")
+        raw = d.get("flips", ())
+        if not isinstance(raw, list | tuple) or not all(
+            isinstance(f, list | tuple) and len(f) == 2 for f in raw
+        ):
+            raise InvalidEntry(
+                "flips must be a list of [seat, card] pairs", code="bad_json", field="flips"
+            )
         flips = tuple(
             (_parse.seat(s, f"flips.{i}.0"), _parse.card(c, f"flips.{i}.1"))
-            for i, (s, c) in enumerate(d.get("flips", ()))
+            for i, (s, c) in enumerate(raw)
         )
         return cls(_parse.seat(d.get("dealer"), "dealer"), flips)
 

@@ -125,7 +125,9 @@ class Verdict:
             raise InvalidEntry(
                 "trick numbers must be whole numbers", code="bad_trick", field="trick"
             )
-        if rule is not None and rule not in {r.value for r in MisplayRule}:
+        if rule is not None and (
+            not isinstance(rule, str) or rule not in {r.value for r in MisplayRule}
+        ):
             names = ", ".join(f'"{r.value}"' for r in MisplayRule)
             raise InvalidEntry(
                 f"{rule!r} is not a rule of play: use {names}", code="bad_rule", field="rule"

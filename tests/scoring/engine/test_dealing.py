@@ -7,6 +7,7 @@ import pytest
 from scoring.engine import (
     DECK,
     Deal,
+    FirstDealer,
     InvalidEntry,
     Rank,
     Ruleset,
@@ -104,3 +105,15 @@ def test_choose_first_dealer_follows_the_ruleset():
     assert r1.flips[-1][1].rank is Rank.JACK
     r2 = choose_first_dealer(Ruleset(first_dealer="high_card"), random.Random(5))
     assert len(r2.flips) >= 4
+
+
+@pytest.mark.parametrize("flips", [5, [[0]], [["JH", 0, 1]], "JH"])
+def test_a_first_dealer_draw_with_unreadable_flips_names_them(flips: object) -> None:
+    with pytest.raises(InvalidEntry) as info:
+        FirstDealer.from_json({"dealer": 0, "flips": flips})
+    assert info.value.field == "flips"
+
+
+def test_a_first_dealer_draw_reads_back_what_it_wrote() -> None:
+    draw = flip_for_jacks(random.Random(3))
+    assert FirstDealer.from_json(draw.to_json()) == draw

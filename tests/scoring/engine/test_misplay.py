@@ -249,6 +249,9 @@ def test_verdict_and_accusation_json():
         Verdict.from_json(v.to_json() | {"rule": "cheating"})
     assert (info.value.code, info.value.field) == ("bad_rule", "rule")
     assert '"follow_suit", "trump", "beat_trump"' in str(info.value)
+    with pytest.raises(InvalidEntry) as info:
+        Verdict.from_json(v.to_json() | {"rule": ["trump"]})
+    assert (info.value.code, info.value.field) == ("bad_rule", "rule")
 
 
 def test_a_misplay_is_called_on_an_opponent():
