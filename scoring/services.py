@@ -39,6 +39,7 @@ from scoring.engine import (
     Suit,
     TrickRecord,
     adjudicate,
+    check_forced_call,
     choose_first_dealer,
     dealer_of_hand,
     derive_card_points,
@@ -966,6 +967,7 @@ def _hand_next(
         raise ValidationFailed(message, code="game_over", fields={"game": [message]})
     dealer = dealer_of_hand(game.first_dealer, number)
     result = _score(rules, entry_kind=entry_kind, entry=entry, dealer=dealer, number=number)
+    check_forced_call(rules, dealer, before.totals, result.caller)
     progress = game_progress_after(rules, before, result)
     hand = Hand(game=game, number=number, entry_kind=entry_kind, entry=dict(entry), created_by=by)
     _set_result(hand, result)
@@ -1103,6 +1105,13 @@ def hand_correct(
         dealer=stored.dealer,
         number=stored.number,
         dispute=_deciding_dispute(stored),
+    )
+    earlier = [h for h in hands if h.number < stored.number]
+    check_forced_call(
+        rules,
+        stored.dealer,
+        (earlier[-1].running_a, earlier[-1].running_b) if earlier else (0, 0),
+        result.caller,
     )
     _keep_recorded_version(stored)
     stored.entry_kind = kind

@@ -67,7 +67,13 @@ from scoring.engine.errors import (
     InvalidEntry,
     RulesetError,
 )
-from scoring.engine.game import GameProgress, dealer_of_hand, forced_call, game_progress
+from scoring.engine.game import (
+    GameProgress,
+    check_forced_call,
+    dealer_of_hand,
+    forced_call,
+    game_progress,
+)
 from scoring.engine.hand import (
     Action,
     AnnounceRun,
@@ -165,6 +171,7 @@ __all__ = [
     "card_points",
     "card_total",
     "check_claims",
+    "check_forced_call",
     "choose_first_dealer",
     "cut",
     "deal",

@@ -36,6 +36,7 @@ from scoring.engine.scoring import HandResult
 
 __all__ = [
     "GameProgress",
+    "check_forced_call",
     "dealer_of_hand",
     "forced_call",
     "game_progress",
@@ -109,6 +110,33 @@ def forced_call(
         return None, None
     seat = (dealer + 3) % 4 if team != team_of(dealer) else None
     return seat, team
+
+
+def check_forced_call(
+    ruleset: Ruleset, dealer: int, totals: tuple[int, int], caller: int | None
+) -> None:
+    """Refuse a hand the forced call rules out: under ``forced_at``, when the player on the
+    dealer's right is forced (see :func:`forced_call`), the call never reaches the dealer, so
+    the dealer cannot be the caller and the hand cannot be passed out. ``totals`` are the
+    scores before the hand; ``caller`` None is a hand all passed.
+
+    >>> check_forced_call(Ruleset(forced_at=400), 1, (410, 300), 1)
+    Traceback (most recent call last):
+    ...
+    scoring.engine.errors.InvalidEntry: seat 0 must call when the call reaches them (their team has more than 400), so the call cannot reach the dealer, seat 1
+    """  # noqa: E501
+    seat, _ = forced_call(ruleset, dealer, totals)
+    if seat is None or (caller is not None and caller != dealer):
+        return
+    why = (
+        f"seat {seat} must call when the call reaches them "
+        f"(their team has more than {ruleset.forced_at})"
+    )
+    if caller is None:
+        message = f"{why}, so the hand cannot be passed out"
+    else:
+        message = f"{why}, so the call cannot reach the dealer, seat {dealer}"
+    raise InvalidEntry(message, code="forced_call", field="caller")
 
 
 def game_progress(

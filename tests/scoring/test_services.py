@@ -358,6 +358,27 @@ def test_forced_seat_follows_the_engine() -> None:
     assert (game.score_a, game.next_dealer, game.forced_seat) == (426, 3, 2)
 
 
+def test_a_forced_call_never_reaches_the_dealer() -> None:
+    game = _game(ruleset={"forced_at": 400, "dealer_may_pass": True})
+    record_hands(game, 3, points=(142, 20))  # seat 2 (team A, 426) is forced; seat 3 deals
+    dealer_calls = summary(caller=3, card_points=(70, 92))
+    for entry in (dealer_calls, summary(caller=None, trump=None, card_points=None)):
+        with pytest.raises(EngineError) as err:
+            record_hand(game, entry)
+        assert (err.value.code, err.value.field) == ("forced_call", "caller")
+    assert "seat 2 must call" in str(err.value)
+    hand = record_hand(game, summary(caller=2, card_points=(70, 92)))
+    with pytest.raises(EngineError) as err:
+        services.hand_correct(
+            hand=hand,
+            entry=summary(caller=3, card_points=(70, 92)),
+            expected_version=hand.version,
+            reason="typo",
+        )
+    assert err.value.code == "forced_call"
+    assert _reload(game).hands.active().count() == 4
+
+
 # ----------------------------------------------------------------------------- corrections
 
 
