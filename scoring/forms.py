@@ -13,7 +13,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import team_of
+from scoring.engine import EngineError, RunCount, check_run_count, run_counts_counted, team_of
 
 SEATS = (0, 1, 2, 3)
 TRUMPS = (("C", "♣"), ("D", "♦"), ("H", "♥"), ("S", "♠"))
@@ -27,6 +27,7 @@ FIELD_OF_ERROR = {
     "card_points": "count",
     "card_points.team": "count_team",
     "run_points": "runs",
+    "run_counts": "runs",
     "runs": "runs",
     "bella_seat": "bella_seat",
     "misplay": "misplay_by",
@@ -49,11 +50,24 @@ def form_field_of(error_field: str | None, known: Mapping[str, Any]) -> str | No
     whole form."""
     if not error_field:
         return None
+    seat_field = _run_count_field(error_field)
+    if seat_field in known:
+        return seat_field
     for candidate in (error_field, error_field.split(".")[0]):
         name = FIELD_OF_ERROR.get(candidate, candidate)
         if name in known:
             return name
     return None
+
+
+def _run_count_field(error_field: str) -> str | None:
+    """The grid's box a player's run count error names: ``run_counts.2.twenties`` ->
+    ``twenty_2``; ``run_counts.2`` (the two together) -> ``fifty_2``."""
+    parts = error_field.split(".")
+    if parts[0] != "run_counts" or len(parts) < 2 or not parts[1].isdigit():
+        return None
+    kind = "twenty" if parts[2:3] == ["twenties"] else "fifty"
+    return f"{kind}_{parts[1]}"
 
 
 def _seat_choices(seat_names: Mapping[int, str], *, empty: Any = None) -> list[Any]:
@@ -83,6 +97,13 @@ class HandForm(forms.Form):
     trump = forms.ChoiceField(label=_("Trump"), widget=forms.RadioSelect, required=False)
     count_team = forms.ChoiceField(label=_("Count of"), widget=forms.RadioSelect, required=False)
     count = forms.IntegerField(label=_("Card points"), required=False, min_value=0)
+    # A thrown-in hand: the other team's card points as won when it was thrown in (the pages
+    # show the box only then; it is not read otherwise).
+    other_count = forms.IntegerField(
+        label=_("The other team's card points when it was thrown in"),
+        required=False,
+        min_value=0,
+    )
     bella_seat = forms.ChoiceField(label=_("Bella"), required=False)
     misplay_by = forms.ChoiceField(label=_("Misplay called by"), required=False)
     misplay_proven = forms.BooleanField(label=_("Misplay proven"), required=False)
@@ -119,19 +140,44 @@ class HandForm(forms.Form):
             for kind, label in (("twenty", _("twenties")), ("fifty", _("fifties"))):
                 self.fields[f"{kind}_{seat}"] = forms.IntegerField(
                     label=f"{name}: {label}",
-                    min_value=0,
-                    max_value=3,
                     required=False,
                     initial=0,
                     error_messages={
-                        "max_value": _("%(name)s cannot show more than 3 %(runs)s in nine cards")
-                        % {"name": name, "runs": label},
-                        "min_value": _("%(name)s: %(runs)s are counted from 0")
-                        % {"name": name, "runs": label},
                         "invalid": _("%(name)s: %(runs)s are a whole number")
                         % {"name": name, "runs": label},
                     },
                 )
+
+    def clean(self) -> dict[str, Any]:
+        """Check the runs each player showed with the engine, naming the player (the services
+        check them again, speaking of seats), and ask for the other team's count of a hand
+        thrown in."""
+        data = super().clean() or {}
+        names = [str(self.seat_names.get(s, s)) for s in SEATS]
+        grid = [f"{kind}_{seat}" for seat in SEATS for kind in ("twenty", "fifty")]
+        if not any(name in self.errors for name in grid):
+            counts: list[RunCount] = []
+            for seat in SEATS:
+                counts.append((data.get(f"twenty_{seat}") or 0, data.get(f"fifty_{seat}") or 0))
+                try:
+                    check_run_count(*counts[-1], who=names[seat], field=f"run_counts.{seat}")
+                except EngineError as exc:
+                    self.add_error(form_field_of(exc.field, self.fields), str(exc))
+            if not any(name in self.errors for name in grid):
+                try:
+                    run_counts_counted(counts, names=names)
+                except EngineError as exc:
+                    self.add_error("runs", str(exc))
+        thrown_in = data.get("thrown_in_by") not in (None, "")
+        if thrown_in and data.get("count") is not None and data.get("other_count") is None:
+            self.add_error(
+                "other_count",
+                _(
+                    "A thrown-in hand needs both teams' card points: give the other team's, "
+                    "as won when the hand was thrown in."
+                ),
+            )
+        return data
 
     def run_errors(self) -> list[str]:
         """The refusals of the grid of runs, each naming the player, for the one place beside
@@ -154,26 +200,30 @@ class HandForm(forms.Form):
         if trump == NO_TRUMP:
             trump = None
         misplay_by = _optional_seat(data.get("misplay_by"))
+        thrown_in_by = _optional_seat(data.get("thrown_in_by"))
         entry: dict[str, Any] = {"caller": caller, "trump": trump if caller is not None else None}
         if caller is not None and misplay_by is None and data.get("count") is not None:
-            entry["card_points"] = {
-                "team": data.get("count_team") or ("team_a" if caller % 2 == 0 else "team_b"),
-                "points": data["count"],
-            }
+            team = data.get("count_team") or ("team_a" if caller % 2 == 0 else "team_b")
+            if thrown_in_by is not None and data.get("other_count") is not None:
+                # both teams' points as won when thrown in: the engine adds the rest
+                pair = [data["count"], data["other_count"]]
+                entry["card_points"] = pair if team == "team_a" else pair[::-1]
+            else:
+                entry["card_points"] = {"team": team, "points": data["count"]}
         else:
             entry["card_points"] = None
-        runs = [0, 0]
-        for seat in SEATS:
-            runs[seat % 2] += 20 * (data.get(f"twenty_{seat}") or 0)
-            runs[seat % 2] += 50 * (data.get(f"fifty_{seat}") or 0)
-        entry["run_points"] = runs if any(runs) else None
+        counts = [
+            {"twenties": data.get(f"twenty_{s}") or 0, "fifties": data.get(f"fifty_{s}") or 0}
+            for s in SEATS
+        ]
+        entry["run_counts"] = counts if any(c["twenties"] or c["fifties"] for c in counts) else None
         entry["bella_seat"] = _optional_seat(data.get("bella_seat"))
         entry["misplay"] = (
             None
             if misplay_by is None
             else {"called_by": misplay_by, "proven": bool(data.get("misplay_proven"))}
         )
-        entry["thrown_in_by"] = _optional_seat(data.get("thrown_in_by"))
+        entry["thrown_in_by"] = thrown_in_by
         return entry
 
     @staticmethod
@@ -182,10 +232,13 @@ class HandForm(forms.Form):
     ) -> dict[str, Any]:
         """Form values that show a stored summary entry again (for a correction).
 
-        The grid holds the runs that count, as a score-sheet does: given the run points each
-        team ``counted`` in the hand's result, the runs a player showed for a team that counted
-        none are left out (both teams may show runs; only the best run's team counts them), so
-        a correction of the count alone is not refused for runs on both sides."""
+        Runs entered per player (``run_counts``) go back to each player's boxes as entered.
+        Runs entered with suits hold the runs that count, as a score-sheet does: given the run
+        points each team ``counted`` in the hand's result, the runs a player showed for a team
+        that counted none are left out (both teams may show runs; only the best run's team
+        counts them), so a correction of the count alone is not refused for runs on both
+        sides. Run points per team go to the team's first player, the rest to the partner
+        when one player's nine cards cannot hold them all."""
         initial: dict[str, Any] = {}
         caller = entry.get("caller")
         initial["caller"] = VOID if caller is None else str(caller)
@@ -198,6 +251,8 @@ class HandForm(forms.Form):
         elif isinstance(points, list | tuple) and len(points) == 2:
             initial["count_team"] = "team_a"
             initial["count"] = points[0]
+            if entry.get("thrown_in_by") is not None:
+                initial["other_count"] = points[1]
         for key in ("bella_seat", "thrown_in_by"):
             value = entry.get(key)
             initial[key] = "" if value is None else str(value)
@@ -207,13 +262,25 @@ class HandForm(forms.Form):
             initial["misplay_proven"] = bool(misplay.get("proven"))
         run_points = entry.get("run_points")
         if isinstance(run_points, list | tuple) and len(run_points) == 2:
-            # shown as runs of the team's first seat: fifties first, then twenties
+            # shown as runs of the team's first seat (fifties first, then twenties), what its
+            # nine cards cannot hold as the partner's
             for team in (0, 1):
                 fifties, rest = divmod(int(run_points[team]), 50)
                 if rest % 20:
                     fifties, rest = 0, int(run_points[team])
-                initial[f"fifty_{team}"] = fifties
-                initial[f"twenty_{team}"] = rest // 20
+                twenties = rest // 20
+                first_fifties = min(fifties, 2)
+                first_twenties = min(twenties, (9 - 4 * first_fifties) // 3)
+                initial[f"fifty_{team}"] = first_fifties
+                initial[f"twenty_{team}"] = first_twenties
+                initial[f"fifty_{team + 2}"] = fifties - first_fifties
+                initial[f"twenty_{team + 2}"] = twenties - first_twenties
+        run_counts = entry.get("run_counts")
+        if isinstance(run_counts, list | tuple):
+            for seat, count in zip(SEATS, run_counts, strict=False):
+                if isinstance(count, Mapping):
+                    initial[f"twenty_{seat}"] = count.get("twenties", 0)
+                    initial[f"fifty_{seat}"] = count.get("fifties", 0)
         for run in entry.get("runs") or []:
             if isinstance(run, Mapping) and run.get("seat") in SEATS:
                 if counted is not None and not counted[run["seat"] % 2]:

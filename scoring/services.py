@@ -660,6 +660,7 @@ def _score(
             card_points=None,
             runs=summary.runs,
             run_points=summary.run_points,
+            run_counts=summary.run_counts,
             bella_seat=summary.bella_seat,
             misplay=call,
         )

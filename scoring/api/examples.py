@@ -318,6 +318,39 @@ HAND_CREATE = [
         },
     ),
     _request(
+        "Summary: the runs each player showed",
+        {
+            "entry_kind": "summary",
+            "number": 2,
+            "caller": 0,
+            "trump": "C",
+            "card_points": {"team": "team_a", "points": 92},
+            "run_counts": [
+                {"twenties": 0, "fifties": 1},
+                {"twenties": 1, "fifties": 0},
+                {"twenties": 1, "fifties": 0},
+                {"twenties": 0, "fifties": 0},
+            ],
+        },
+        "As the score-pad's grid sends them, seat 0 first. The fifty beats every twenty, so seat "
+        "0 alone counts runs: her 50 (her partner's twenty counts too only under rules where "
+        "runs count for the team). Two players whose best runs are both fifties (or both "
+        "twenties) are refused: give the runs with their suits and top cards instead.",
+    ),
+    _request(
+        "Summary: a hand thrown in",
+        {
+            "entry_kind": "summary",
+            "number": 2,
+            "caller": 1,
+            "trump": "H",
+            "card_points": [30, 40],
+            "thrown_in_by": 0,
+        },
+        "Both teams' card points as won when the hand was thrown in; team B, opposite the "
+        "player who threw in, takes the 92 not yet won.",
+    ),
+    _request(
         "Summary: a void hand (all passed)",
         {"entry_kind": "summary", "number": 3, "caller": None, "trump": None},
         "Only under rules where the dealer may pass (kitchen-table); otherwise 400 on caller.",

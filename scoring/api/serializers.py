@@ -386,6 +386,15 @@ class MisplayCallSerializer(serializers.Serializer[Any]):
     proven = serializers.BooleanField()
 
 
+class RunCountSerializer(serializers.Serializer[Any]):
+    twenties = serializers.IntegerField(
+        required=False, min_value=0, max_value=3, help_text="Twenties shown (default 0)."
+    )
+    fifties = serializers.IntegerField(
+        required=False, min_value=0, max_value=2, help_text="Fifties shown (default 0)."
+    )
+
+
 class CardPointsOfOneTeamSerializer(serializers.Serializer[Any]):
     team = serializers.ChoiceField(choices=Side.choices)
     points = serializers.IntegerField(help_text="That team's count; the other is derived.")
@@ -410,9 +419,24 @@ class SummaryEntrySerializer(serializers.Serializer[Any]):
     card_points = serializers.JSONField(
         required=False,
         help_text="Both teams' card points [team A, team B], or one team's count {\"team\": "
-        '"team_b", "points": 70} (the other is derived). Omit for a void or misplay hand.',
+        '"team_b", "points": 70} (the other is derived). Omit for a void or misplay hand. A '
+        "thrown-in hand gives both teams' points as won when it was thrown in.",
     )
-    runs = RunShownSerializer(many=True, required=False, help_text="The runs shown, if noted.")
+    runs = RunShownSerializer(
+        many=True,
+        required=False,
+        help_text="The runs shown, with suit and top card. The runs are given one way: runs, "
+        "run_counts or run_points.",
+    )
+    run_counts = RunCountSerializer(
+        many=True,
+        required=False,
+        allow_null=True,
+        help_text="How many twenties and fifties each player showed, four entries, seat 0 "
+        'first: [{"twenties": 0, "fifties": 1}, {}, {"twenties": 1}, {}]. The engine works out '
+        "who counts (the only player whose best run is of the best kind: a fifty beats any "
+        "twenty) and refuses counts that cannot tell (two players' best runs of one kind).",
+    )
     run_points = serializers.ListField(
         child=serializers.IntegerField(),
         required=False,

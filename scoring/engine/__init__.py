@@ -15,7 +15,9 @@ with a stable ``code``, the dotted ``field`` path of the bad input and a plain-w
 * Score-sheet lines: :class:`HandSummary`, :func:`score_summary`, :func:`derive_card_points`,
   giving a :class:`HandResult` with its :class:`Outcome`.
 * Runs and bella: :class:`RunKind`, :class:`Run`, :class:`RunShown`, :func:`find_runs`,
-  :func:`best_run`, :func:`runs_counted`, :func:`validate_runs_shown`, :func:`check_claims`.
+  :func:`best_run`, :func:`runs_counted`, :func:`validate_runs_shown`, :func:`check_claims`,
+  and from how many runs each player showed: :data:`RunCount`, :func:`check_run_count`,
+  :func:`run_counts_counted`.
 * Play: :func:`legal_plays`, :func:`why_illegal_play`, :func:`broken_rule`,
   :func:`trick_winner`.
 * Trick records and misplays: :class:`TrickRecord`, :func:`score_tricks`,
@@ -102,11 +104,14 @@ from scoring.engine.record import TrickRecord, score_tricks, trick_leaders
 from scoring.engine.ruleset import PRESET_NAMES, PRESETS, Ruleset, preset
 from scoring.engine.runs import (
     Run,
+    RunCount,
     RunKind,
     RunShown,
     best_run,
     check_claims,
+    check_run_count,
     find_runs,
+    run_counts_counted,
     run_from_cards,
     runs_counted,
     validate_runs_shown,
@@ -154,6 +159,7 @@ __all__ = [
     "Ruleset",
     "RulesetError",
     "Run",
+    "RunCount",
     "RunKind",
     "RunShown",
     "ShowRun",
@@ -172,6 +178,7 @@ __all__ = [
     "card_total",
     "check_claims",
     "check_forced_call",
+    "check_run_count",
     "choose_first_dealer",
     "cut",
     "deal",
@@ -192,6 +199,7 @@ __all__ = [
     "partner_of",
     "preset",
     "replay",
+    "run_counts_counted",
     "run_from_cards",
     "runs_counted",
     "score_misplay",

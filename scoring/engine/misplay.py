@@ -413,7 +413,7 @@ def score_misplay(
         )
         caller, trump, dealer = context.caller, context.trump, context.dealer
         runs, bella = context.runs, context.bella_seat
-        if context.run_points is not None:
+        if context.run_points is not None or context.run_counts is not None:
             return settle(
                 ruleset,
                 dealer=dealer,
@@ -421,6 +421,7 @@ def score_misplay(
                 trump=trump,
                 card_points=(0, 0),
                 run_points=context.run_points,
+                run_counts=context.run_counts,
                 bella_seat=bella,
                 misplay=mc,
                 misplay_accused=accused,

@@ -31,11 +31,14 @@ from scoring.engine.errors import InvalidEntry
 
 __all__ = [
     "Run",
+    "RunCount",
     "RunKind",
     "RunShown",
     "best_run",
     "check_claims",
+    "check_run_count",
     "find_runs",
+    "run_counts_counted",
     "run_from_cards",
     "runs_counted",
     "validate_runs_shown",
@@ -280,6 +283,119 @@ def runs_counted(
         r for r in shown if r.seat == seat or (for_team and team_of(r.seat) == team_of(seat))
     )
     return seat, counted
+
+
+#: How many runs one player showed: (twenties, fifties).
+RunCount = tuple[int, int]
+
+_MOST = {"twenties": 3, "fifties": 2}
+
+
+def _how_many(n: int, kind: RunKind) -> str:
+    if n == 1:
+        return f"a {kind.value}"
+    return f"{n} {'twenties' if kind is RunKind.TWENTY else 'fifties'}"
+
+
+def check_run_count(twenties: int, fifties: int, *, who: str, field: str) -> None:
+    """Refuse twenties and fifties that one player's nine cards cannot hold.
+
+    A twenty is three cards and a fifty four, all of them different cards: at most three
+    twenties, two fifties, or a fifty and a twenty. ``field`` is the path of the player's
+    count (its ``twenties`` and ``fifties`` are named below it).
+
+    >>> check_run_count(1, 1, who="seat 0", field="run_counts.0")
+    >>> check_run_count(4, 0, who="Shirley", field="run_counts.0")
+    Traceback (most recent call last):
+    ...
+    scoring.engine.errors.InvalidEntry: Shirley cannot show 4 twenties: nine cards hold at most 3
+    >>> check_run_count(2, 1, who="seat 2", field="run_counts.2")
+    Traceback (most recent call last):
+    ...
+    scoring.engine.errors.InvalidEntry: seat 2 cannot show 2 twenties and a fifty: that is 10 cards in runs, and a player holds nine
+    """  # noqa: E501
+    for value, words in ((twenties, "twenties"), (fifties, "fifties")):
+        if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+            raise InvalidEntry(
+                f"{who}'s {words} must be a whole number, 0 or more, not {value!r}",
+                code="bad_run_count",
+                field=f"{field}.{words}",
+            )
+        if value > _MOST[words]:
+            raise InvalidEntry(
+                f"{who} cannot show {value} {words}: nine cards hold at most {_MOST[words]}",
+                code="run_impossible",
+                field=f"{field}.{words}",
+            )
+    cards = 3 * twenties + 4 * fifties
+    if cards > 9:
+        raise InvalidEntry(
+            f"{who} cannot show {_how_many(twenties, RunKind.TWENTY)} and "
+            f"{_how_many(fifties, RunKind.FIFTY)}: that is {cards} cards in runs, and a player "
+            "holds nine",
+            code="run_impossible",
+            field=field,
+        )
+
+
+def _seats_words(seats: Sequence[int], names: Sequence[str] | None) -> str:
+    said = [f"seat {s}" if names is None else names[s] for s in seats]
+    return said[0] if len(said) == 1 else ", ".join(said[:-1]) + " and " + said[-1]
+
+
+def run_counts_counted(
+    counts: Sequence[RunCount],
+    *,
+    for_team: bool = False,
+    field: str = "run_counts",
+    names: Sequence[str] | None = None,
+) -> tuple[int | None, tuple[int, int]]:
+    """Who counts runs, and the run points per team, from how many twenties and fifties each
+    player showed (``counts[seat]``, valid counts assumed: see :func:`check_run_count`).
+    A refusal names the players by ``names[seat]`` when given, else by seat.
+
+    A fifty beats any twenty, so the player whose best run is the only one of the best kind
+    holds the best run: they count all their runs (with ``for_team``, their partner's too).
+    When two players' best runs are of the same kind, the top card and trump decide and two
+    equal plain runs cancel (between partners too): counts cannot tell, and they are refused.
+
+    >>> run_counts_counted([(0, 1), (0, 0), (1, 0), (2, 0)])
+    (0, (50, 0))
+    >>> run_counts_counted([(0, 1), (0, 0), (1, 0), (2, 0)], for_team=True)
+    (0, (70, 0))
+    >>> run_counts_counted([(0, 0)] * 4)
+    (None, (0, 0))
+    >>> run_counts_counted([(1, 0), (0, 0), (0, 0), (1, 0)])
+    Traceback (most recent call last):
+    ...
+    scoring.engine.errors.InvalidEntry: seat 0 and seat 3 each show a twenty as their best run, and counts alone cannot say whose is best (the higher top card wins, then trump; equal plain runs cancel): give the runs with their suits and top cards, or only the runs that count (the run points the team counted)
+    """  # noqa: E501
+
+    def kind(count: RunCount) -> int:
+        return 2 if count[1] else 1 if count[0] else 0
+
+    best = max((kind(c) for c in counts), default=0)
+    if best == 0:
+        return None, (0, 0)
+    leaders = [s for s, c in enumerate(counts) if kind(c) == best]
+    if len(leaders) > 1:
+        words = "a fifty" if best == 2 else "a twenty"
+        partners = len({team_of(s) for s in leaders}) == 1
+        raise InvalidEntry(
+            f"{_seats_words(leaders, names)} each show {words} as their best run, and counts alone "
+            "cannot say whose is best (the higher top card wins, then trump; equal plain runs "
+            f"cancel{', even between partners' if partners else ''}): give the runs with their "
+            "suits and top cards, or only the runs that count (the run points the team counted)",
+            code="runs_undecided",
+            field=field,
+        )
+    seat = leaders[0]
+    team = team_of(seat)
+    points = [0, 0]
+    for s, (twenties, fifties) in enumerate(counts):
+        if s == seat or (for_team and team_of(s) == team):
+            points[team] += 20 * twenties + 50 * fifties
+    return seat, (points[0], points[1])
 
 
 def _simple_runs(shown: Sequence[RunShown]) -> bool:

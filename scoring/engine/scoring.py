@@ -43,8 +43,11 @@ from scoring.engine.errors import EngineError, InvalidEntry
 from scoring.engine.ruleset import Ruleset
 from scoring.engine.runs import (
     Run,
+    RunCount,
     RunKind,  # noqa: F401  (used by the doctests)
     RunShown,
+    check_run_count,
+    run_counts_counted,
     runs_counted,
     validate_runs_shown,
 )
@@ -273,7 +276,10 @@ class HandSummary:
     """One line of a paper score-sheet.
 
     ``caller`` None is a void hand (all passed). ``trump`` None with a caller is "no trump".
-    Give either ``runs`` (which runs were shown) or ``run_points`` (totals per team), not both.
+    The runs are given one of three ways, never two: ``runs`` (each run shown, with its suit
+    and top card), ``run_counts`` (how many twenties and fifties each player showed, seat 0
+    first: the engine works out who counts, and refuses counts that cannot tell) or
+    ``run_points`` (the run points each team counted).
     ``card_points`` may be None for void and misplay hands; on a misplay they are what was
     counted when the hand stopped (any part of the hand), and do not change the result.
     """
@@ -287,9 +293,11 @@ class HandSummary:
     bella_seat: int | None = None
     misplay: MisplayCall | None = None
     thrown_in_by: int | None = None
+    #: (twenties, fifties) shown by each seat, seat 0 first.
+    run_counts: tuple[RunCount, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        data = {
             "dealer": self.dealer,
             "caller": self.caller,
             "trump": _parse.suit_text(self.trump),
@@ -300,6 +308,9 @@ class HandSummary:
             "misplay": None if self.misplay is None else self.misplay.to_json(),
             "thrown_in_by": self.thrown_in_by,
         }
+        if self.run_counts is not None:
+            data["run_counts"] = [{"twenties": t, "fifties": f} for t, f in self.run_counts]
+        return data
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> HandSummary:
@@ -320,6 +331,7 @@ class HandSummary:
                 "card_points",
                 "runs",
                 "run_points",
+                "run_counts",
                 "bella_seat",
                 "misplay",
                 "thrown_in_by",
@@ -336,6 +348,7 @@ class HandSummary:
                 raise exc.nested(f"runs.{i}") from None
         cp = d.get("card_points")
         rp = d.get("run_points")
+        rc = d.get("run_counts")
         mp = d.get("misplay")
         return cls(
             dealer=_parse.seat(d.get("dealer"), "dealer"),
@@ -347,6 +360,7 @@ class HandSummary:
             bella_seat=_parse.seat(d.get("bella_seat"), "bella_seat", optional=True),
             misplay=None if mp is None else MisplayCall.from_json(mp),
             thrown_in_by=_parse.seat(d.get("thrown_in_by"), "thrown_in_by", optional=True),
+            run_counts=None if rc is None else _run_counts_of(rc),
         )
 
     def validate(self, ruleset: Ruleset) -> None:
@@ -365,6 +379,7 @@ class HandSummary:
                 ("card_points", "card points", self.card_points not in (None, (0, 0))),
                 ("runs", "runs", bool(self.runs)),
                 ("run_points", "run points", self.run_points not in (None, (0, 0))),
+                ("run_counts", "runs", any(any(c) for c in self.run_counts or ())),
                 ("bella_seat", "bella", self.bella_seat is not None),
                 ("misplay", "misplay", self.misplay is not None),
                 ("thrown_in_by", "throw-in", self.thrown_in_by is not None),
@@ -435,9 +450,18 @@ class HandSummary:
                 code="runs_twice",
                 field="run_points",
             )
+        if self.run_counts is not None and (self.runs or self.run_points is not None):
+            raise InvalidEntry(
+                "give the runs one way: the runs shown, the runs each player showed or the run "
+                "points, not two of them",
+                code="runs_twice",
+                field="run_counts",
+            )
         validate_runs_shown(self.runs)
         if self.run_points is not None:
             _check_run_points(self.run_points, ruleset)
+        if self.run_counts is not None:
+            _check_run_counts(self.run_counts, ruleset)
         if self.bella_seat is not None:
             _parse.seat(self.bella_seat, "bella_seat")
             if self.trump is None:
@@ -458,6 +482,45 @@ class HandSummary:
                         field="bella_seat",
                     )
         _parse.seat(self.thrown_in_by, "thrown_in_by", optional=True)
+
+
+_RUN_COUNTS_SHAPE = (
+    'run counts are four entries, one per seat from seat 0: {"twenties": 0, "fifties": 1}'
+)
+
+
+def _run_counts_of(value: object, field: str = "run_counts") -> tuple[RunCount, ...]:
+    """Read ``[{"twenties": 0, "fifties": 1}, ...]`` (one per seat, seat 0 first; a count
+    left out is 0)."""
+    if not isinstance(value, list | tuple) or len(value) != 4:
+        raise InvalidEntry(f"{_RUN_COUNTS_SHAPE}, not {value!r}", code="bad_json", field=field)
+    counts: list[RunCount] = []
+    for seat, item in enumerate(value):
+        where = f"{field}.{seat}"
+        d = _parse.obj(item, f"the runs of seat {seat}", where)
+        _parse.no_extra(d, {"twenties", "fifties"}, f"{where}.")
+        pair = []
+        for words in ("twenties", "fifties"):
+            n = d.get(words, 0)
+            if not _parse.is_int(n) or n < 0:
+                raise InvalidEntry(
+                    f"seat {seat}'s {words} must be a whole number, 0 or more, not {n!r}",
+                    code="bad_run_count",
+                    field=f"{where}.{words}",
+                )
+            pair.append(n)
+        counts.append((pair[0], pair[1]))
+    return tuple(counts)
+
+
+def _check_run_counts(counts: tuple[RunCount, ...], ruleset: Ruleset) -> None:
+    if len(counts) != 4:
+        raise InvalidEntry(
+            f"{_RUN_COUNTS_SHAPE}, not {len(counts)} entries", code="bad_json", field="run_counts"
+        )
+    for seat, (twenties, fifties) in enumerate(counts):
+        check_run_count(twenties, fifties, who=f"seat {seat}", field=f"run_counts.{seat}")
+    run_counts_counted(counts, for_team=ruleset.runs_count_for_team)
 
 
 def _player_run_values() -> frozenset[int]:
@@ -506,6 +569,7 @@ def settle(
     thrown_in_by: int | None = None,
     misplay: MisplayCall | None = None,
     misplay_accused: int | None = None,
+    run_counts: Sequence[RunCount] | None = None,
 ) -> HandResult:
     """Score a hand from its parts (inputs assumed valid; see :func:`score_summary`)."""
     if caller is None:
@@ -516,7 +580,9 @@ def settle(
     total_cards = card_total(trump)
     counted_by: int | None = None
     counted: tuple[RunShown, ...] = ()
-    if run_points is None:
+    if run_counts is not None:
+        counted_by, runs_pts = run_counts_counted(run_counts, for_team=ruleset.runs_count_for_team)
+    elif run_points is None:
         counted_by, counted = runs_counted(runs, trump, for_team=ruleset.runs_count_for_team)
         rp = [0, 0]
         for r in counted:
@@ -614,4 +680,5 @@ def score_summary(ruleset: Ruleset, summary: HandSummary) -> HandResult:
         bella_seat=summary.bella_seat,
         thrown_in_by=summary.thrown_in_by,
         misplay=summary.misplay,
+        run_counts=summary.run_counts,
     )

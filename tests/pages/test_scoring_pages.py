@@ -381,12 +381,14 @@ def test_a_browser_asking_for_french_gets_the_pages_in_english_throughout(client
 def test_a_refusal_of_the_runs_is_shown_beside_the_runs(client, keeper, game):
     client.force_login(keeper)
     data = {"caller": "0", "trump": "H", "count_team": "team_a", "count": "92"}
-    data.update({"fifty_0": "1", "fifty_1": "1"})  # a run on each team: only one team counts
+    data.update({"fifty_0": "1", "fifty_1": "1"})  # two fifties: the top cards decide
     response = client.post(reverse("scoring:game-hand-add", args=[game.pk]), data)
     assert response.status_code == 400
     text = response.content.decode()
     beside = text.split('data-error-for="runs">', 1)[1].split("</div>", 1)[0]
-    assert "only one team" in beside
+    names = escape(f"{game.seat_0.display_name} and {game.seat_1.display_name}")
+    assert f"{names} each show a fifty" in beside
+    assert "suits and top cards" in beside
     assert not game.hands.exists()
 
 
@@ -524,7 +526,7 @@ def test_too_many_runs_for_one_player_are_refused_beside_the_grid(client, keeper
     assert refused.status_code == 400
     page = refused.content.decode()
     seat_3 = game.seat_3.display_name
-    assert f"{seat_3} cannot show more than 3 twenties in nine cards" in page
+    assert f"{seat_3} cannot show 4 twenties: nine cards hold at most 3" in page
     assert 'aria-invalid="true" aria-describedby="runs-errors"' in page
     assert '<div class="field-error" id="runs-errors" data-error-for="runs">' in page
 
@@ -554,3 +556,72 @@ def test_a_count_alone_is_corrected_when_both_teams_showed_runs(client, keeper, 
     assert client.post(url, data).status_code == 302
     hand.refresh_from_db()
     assert (hand.card_points_a, hand.card_points_b, hand.run_points_a) == (100, 62, 50)
+
+
+def test_the_grid_is_sent_as_each_players_runs_and_the_best_run_alone_counts(client, keeper, game):
+    """Seat 0 showed a fifty and her partner seat 2 a twenty: only seat 0 counts her runs."""
+    client.force_login(keeper)
+    data = {"caller": "0", "trump": "H", "count_team": "team_a", "count": "92"}
+    data.update({"fifty_0": "1", "twenty_2": "1", "twenty_1": "1"})
+    response = client.post(reverse("scoring:game-hand-add", args=[game.pk]), data)
+    assert response.status_code == 302
+    hand = Hand.objects.get()
+    assert hand.entry["run_counts"] == [
+        {"twenties": 0, "fifties": 1},
+        {"twenties": 1, "fifties": 0},
+        {"twenties": 1, "fifties": 0},
+        {"twenties": 0, "fifties": 0},
+    ]
+    assert (hand.run_points_a, hand.run_points_b, hand.runs_counted_by) == (50, 0, 0)
+    assert (hand.points_a, hand.points_b) == (142, 70)
+    # the correction page shows each player's runs where they were entered
+    initial = client.get(reverse("scoring:hand-correct", args=[game.pk, 1])).context["form"].initial
+    grid = [(initial[f"twenty_{s}"], initial[f"fifty_{s}"]) for s in range(4)]
+    assert grid == [(0, 1), (1, 0), (1, 0), (0, 0)]
+
+
+def test_run_points_of_an_older_entry_fill_the_grid_of_one_player_then_the_partner(client, keeper):
+    game = GameFactory(scorekeepers=[keeper], ruleset={"runs_count_for_team": True})
+    record_hand(game, summary(caller=0, card_points=(92, 70), run_points=[140, 0]))
+    client.force_login(keeper)
+    url = reverse("scoring:hand-correct", args=[game.pk, 1])
+    initial = client.get(url).context["form"].initial
+    grid = [(initial[f"twenty_{s}"], initial[f"fifty_{s}"]) for s in range(4)]
+    assert grid == [(0, 2), (0, 0), (2, 0), (0, 0)]
+    data = {"caller": "0", "trump": "H", "count_team": "team_a", "count": "92", "version": "1"}
+    data.update({"fifty_0": "2", "twenty_2": "2", "reason": "the count was checked"})
+    assert client.post(url, data).status_code == 302
+    hand = Hand.objects.get()
+    assert (hand.run_points_a, hand.run_points_b, hand.runs_counted_by) == (140, 0, 0)
+
+
+def test_too_many_runs_for_nine_cards_are_refused_naming_the_player(client, keeper, game):
+    client.force_login(keeper)
+    data = {"caller": "0", "trump": "H", "count_team": "team_a", "count": "92"}
+    response = client.post(
+        reverse("scoring:game-hand-add", args=[game.pk]), {**data, "twenty_2": "2", "fifty_2": "1"}
+    )
+    assert response.status_code == 400
+    beside = response.content.decode().split('data-error-for="runs">', 1)[1].split("</div>")[0]
+    name = escape(game.seat_2.display_name)
+    assert f"{name} cannot show 2 twenties and a fifty: that is 10 cards in runs" in beside
+    assert "run points" not in beside
+    assert not game.hands.exists()
+
+
+def test_a_thrown_in_hand_is_entered_with_both_teams_counts(client, keeper, game):
+    client.force_login(keeper)
+    url = reverse("scoring:game-hand-add", args=[game.pk])
+    data = {"caller": "1", "trump": "H", "count_team": "team_b", "count": "40"}
+    data["thrown_in_by"] = "0"
+    refused = client.post(url, data)
+    assert refused.status_code == 400
+    beside = refused.content.decode().split('data-error-for="count">', 1)[1].split("</div>")[0]
+    assert "give the other team&#x27;s" in beside
+    assert 'id="id_other_count"' in refused.content.decode()
+    assert client.post(url, {**data, "other_count": "30"}).status_code == 302
+    hand = Hand.objects.get()
+    assert hand.entry["card_points"] == [30, 40]  # team A's first
+    assert (hand.outcome, hand.points_a, hand.points_b) == ("thrown_in", 30, 132)
+    initial = client.get(reverse("scoring:hand-correct", args=[game.pk, 1])).context["form"].initial
+    assert (initial["count_team"], initial["count"], initial["other_count"]) == ("team_a", 30, 40)

@@ -224,6 +224,49 @@ def test_runs_and_bella_columns() -> None:
     assert (hand.hand_total, hand.trump, hand.caller) == (232, "S", 0)
 
 
+SHIRLEY_FIFTY_MURDOCK_TWENTY = [{"fifties": 1}, {}, {"twenties": 1}, {}]
+
+
+def test_runs_entered_per_player_are_kept_as_entered_and_the_best_run_counts() -> None:
+    entry = summary(caller=0, card_points=(92, 70), run_counts=SHIRLEY_FIFTY_MURDOCK_TWENTY)
+    hand = record_hand(_game(), entry)
+    assert hand.entry == entry
+    assert (hand.run_points_a, hand.run_points_b, hand.runs_counted_by) == (50, 0, 0)
+    assert (hand.points_a, hand.points_b) == (142, 70)
+    assert Hand.objects.get(pk=hand.pk).result["runs_counted_by"] == 0
+
+
+def test_runs_per_player_that_cannot_tell_who_counts_are_refused_and_nothing_written() -> None:
+    game = _game()
+    entry = summary(
+        caller=0, card_points=(92, 70), run_counts=[{"fifties": 1}, {"fifties": 1}, {}, {}]
+    )
+    with pytest.raises(EngineError) as info:
+        record_hand(game, entry)
+    assert (info.value.code, info.value.field) == ("runs_undecided", "run_counts")
+    assert not Hand.objects.exists()
+    assert _reload(game).version == game.version
+
+
+def test_a_verdict_on_a_hand_of_runs_per_player_keeps_its_runs(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    game = _game(first_dealer=3)
+    entry = summary(caller=0, card_points=(92, 70), run_counts=SHIRLEY_FIFTY_MURDOCK_TWENTY)
+    hand = record_hand(game, entry)
+    evidence = {
+        "dealer": 3,
+        "caller": 0,
+        "trump": "H",
+        "tricks": [["KH", "6H", "7H", "8H"], ["AS", "9H", "10S", "6S"]],
+    }
+    with django_capture_on_commit_callbacks(execute=True):
+        services.dispute_open(hand=hand, called_by=0, accused=1, trick=1, evidence=evidence)
+    hand.refresh_from_db()
+    assert (hand.outcome, hand.points_a, hand.points_b) == ("misplay_proven", 212, 0)
+    assert (hand.run_points_a, hand.runs_counted_by) == (50, 0)
+
+
 def test_void_hand_moves_the_deal() -> None:
     game = _game(ruleset_preset="kitchen-table")
     hand = record_hand(game, {"caller": None, "trump": None})

@@ -545,3 +545,47 @@ def test_a_hand_rolled_back_leaves_no_game_remembered(api: APIClient, game: Game
     response, statements = _statements_of(lambda: enter(api, game, **summary(1)))
     assert response.status_code == 201
     assert len(_reads_of_the_game(statements)) == 1
+
+
+def test_runs_entered_per_player_are_worked_out_by_the_engine(api: APIClient, game: Game) -> None:
+    run_counts = [
+        {"twenties": 0, "fifties": 1},
+        {"twenties": 1, "fifties": 0},
+        {"twenties": 1, "fifties": 0},
+        {"twenties": 0, "fifties": 0},
+    ]
+    body: dict[str, Any] = {
+        "caller": 0,
+        "trump": "H",
+        "card_points": {"team": "team_a", "points": 92},
+    }
+    response = enter(api, game, run_counts=run_counts, **body)
+    assert response.status_code == 201, response.json()
+    hand = response.json()
+    assert hand["entry"]["run_counts"] == run_counts  # as entered
+    assert hand["run_points"] == {"team_a": 50, "team_b": 0}
+    assert hand["runs_counted_by"] == 0
+    assert hand["points"] == {"team_a": 142, "team_b": 70}
+
+
+@pytest.mark.parametrize(
+    ("run_counts", "field", "words"),
+    [
+        (
+            [{"fifties": 1}, {"fifties": 1}, {}, {}],
+            "run_counts",
+            "seat 0 and seat 1 each show a fifty",
+        ),
+        ([{}, {}, {}, {"twenties": 4}], "run_counts.3.twenties", "nine cards hold at most 3"),
+        ([{}, {}, {}], "run_counts", "four entries, one per seat"),
+    ],
+)
+def test_runs_per_player_that_cannot_be_scored_are_refused_naming_the_field(
+    api: APIClient, game: Game, run_counts: Any, field: str, words: str
+) -> None:
+    body: dict[str, Any] = {"caller": 0, "trump": "H", "card_points": [92, 70]}
+    response = enter(api, game, run_counts=run_counts, **body)
+    assert response.status_code == 400
+    error = response.json()
+    assert words in error["fields"][field][0]
+    assert not Hand.objects.filter(game=game).exists()
