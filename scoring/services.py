@@ -131,6 +131,34 @@ def game_owner_page(game: Game) -> str:
     return ""
 
 
+def game_owner_next(game: Game) -> str:
+    """What follows ``game``, over, in the app that runs it (its match's next game, or the
+    match or its stage over), in words for the way back there; "" for a game of its own: the
+    first answer to :data:`scoring.signals.game_owner_next`."""
+    for _receiver, words in signals.game_owner_next.send(sender=Game, game=game):
+        if words:
+            return str(words)
+    return ""
+
+
+def hand_change_refused_why(user: AnyUser | None, game: Game) -> str:
+    """Why ``user`` may not correct or dispute the hands of ``game``, in words for them, or ""
+    when they may: a running game's scorekeepers and directors, a finished game's directors
+    (a change can undo or change its result), while no other app holds its result as final."""
+    if game.status == Game.Status.ABANDONED:
+        return f"game {game.pk} was ended early: a director reopens it before its hands change"
+    if game.status == Game.Status.IN_PROGRESS:
+        if user_can_keep_score(user, game):
+            return ""
+        return "only this game's scorekeepers and directors change its hands"
+    if not user_can_direct(user, game):
+        return (
+            f"game {game.pk} is finished: only a director corrects or disputes its hands, "
+            "since that can change its result"
+        )
+    return result_final_why(game)
+
+
 def user_can_see(user: AnyUser | None, game: Game) -> bool:
     """Whether ``user`` may follow ``game``: anyone a public game, and a private one only its
     scorekeepers and directors (who may write to it)."""
@@ -166,14 +194,22 @@ def _game_for_update(game: Game | int) -> Game:
     return found
 
 
-def refuse_if_result_final(game: Game) -> None:
-    """Refuse (409) a change to a game whose result another app holds as final: asked through
-    ``signals.game_result_final`` (a finished tournament's match games, or a stage's once a
-    later stage started from its results)."""
+def result_final_why(game: Game) -> str:
+    """Why another app holds ``game``'s result as final (a finished tournament's match games, or
+    a stage's once a later stage started from its results), or "": asked through
+    ``signals.game_result_final``."""
     for _receiver, why in signals.game_result_final.send(sender=Game, game=game):
         if why:
-            message = str(why)
-            raise Conflict(message, code="result_final", fields={"game": [message]})
+            return str(why)
+    return ""
+
+
+def refuse_if_result_final(game: Game) -> None:
+    """Refuse (409) a change to a game whose result another app holds as final (see
+    :func:`result_final_why`)."""
+    message = result_final_why(game)
+    if message:
+        raise Conflict(message, code="result_final", fields={"game": [message]})
 
 
 def _copy_model(source: models.Model, target: object) -> None:
@@ -1129,6 +1165,47 @@ def hand_correct(
     _on_commit_result_changed(game.pk)
     _copy_model(stored, hand)
     return stored
+
+
+class _RolledBack(Exception):
+    """Raised to roll back a dry run after reading what the service would store."""
+
+
+@dataclass(frozen=True)
+class CorrectionPreview:
+    """What :func:`hand_correct` would store: the hand's new result and the game after it (its
+    score, end and winner), nothing written."""
+
+    hand: Hand
+    game: Game
+
+
+def hand_correct_preview(
+    *,
+    hand: Hand,
+    entry: Mapping[str, Any],
+    reason: str,
+    by: User | None = None,
+    expected_version: int,
+    entry_kind: str | None = None,
+) -> CorrectionPreview:
+    """A dry run of :func:`hand_correct`: the very same service, in a transaction always rolled
+    back, so what it says can never disagree with the correction itself. Refuses what
+    :func:`hand_correct` refuses, with the same errors; ``hand`` is left as it was."""
+    try:
+        with transaction.atomic():
+            corrected = hand_correct(
+                hand=Hand(pk=hand.pk),
+                entry=entry,
+                reason=reason,
+                by=by,
+                expected_version=expected_version,
+                entry_kind=entry_kind,
+            )
+            after = Game.objects.get(pk=corrected.game_id)
+            raise _RolledBack
+    except _RolledBack:
+        return CorrectionPreview(hand=corrected, game=after)
 
 
 @transaction.atomic

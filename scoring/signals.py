@@ -11,6 +11,11 @@ hand of an evening would otherwise wake every receiver.
 where the next game is started so that it counts; the score-pad then sends the scorekeeper there
 and starts no game of its own (see :func:`scoring.services.game_owner_page`).
 
+``game_owner_next`` asks the app that runs a game what follows it once it is over, with
+``sender=Game`` and ``game``: a receiver answers in words for the score-pad's way back to its
+page (the match's next game, or the match or its stage over; see
+:func:`scoring.services.game_owner_next`).
+
 ``game_directed_by`` asks whether another app makes a user a director of one game, with
 ``sender=Game``, ``game`` and ``user``: a tournament's directors direct the games of its matches,
 and those only. A receiver that makes them one answers True (see
@@ -30,6 +35,7 @@ from django.dispatch import Signal
 
 game_result_changed = Signal()
 game_owner_page = Signal()
+game_owner_next = Signal()
 game_directed_by = Signal()
 games_directed_by = Signal()
 game_result_final = Signal()

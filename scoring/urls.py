@@ -21,6 +21,7 @@ urlpatterns = [
     path("games/<int:pk>/pad/undo/", views.game_undo, name="game-undo"),
     path("games/<int:pk>/pad/end/", views.game_end, name="game-end"),
     path("games/<int:pk>/pad/next/", views.game_next, name="game-next"),
+    path("games/<int:pk>/pad/reopen/", views.game_reopen, name="game-reopen"),
     path("games/<int:pk>/hands/<int:number>/correct/", views.hand_correct, name="hand-correct"),
     path("games/<int:pk>/hands/<int:number>/dispute/", views.hand_dispute, name="hand-dispute"),
     path("disputes/<int:pk>/rule/", views.dispute_rule, name="dispute-rule"),

@@ -238,7 +238,38 @@ def _status_text(game: Game) -> str:
         return _("%(team)s won") % {"team": game.winning_team.name}
     if game.status == Game.Status.ABANDONED:
         return _("Ended early")
-    return _("In progress")
+    tie = _tie_text(game)
+    return tie or _("In progress")
+
+
+def _tie_text(game: Game) -> str:
+    """What the sheet says of a running game tied over the target (both teams reached it in the
+    same hand with the same total): the game goes on, and says why; "" otherwise."""
+    target = game.engine_ruleset.target
+    if game.status != Game.Status.IN_PROGRESS or not game.score_a == game.score_b >= target:
+        return ""
+    return _(
+        "Tied at %(score)s, over %(target)s: the game is not over, another hand is played."
+    ) % {"score": game.score_a, "target": target}
+
+
+def _result_text(game: Game) -> str:
+    """The final result of a game that is over, as its sheet states it."""
+    a, b = game.team_a.name, game.team_b.name
+    if game.status == Game.Status.FINISHED and game.winning_team is not None:
+        return _("%(team)s won, %(a)s %(sa)s, %(b)s %(sb)s.") % {
+            "team": game.winning_team.name,
+            "a": a,
+            "sa": game.score_a,
+            "b": b,
+            "sb": game.score_b,
+        }
+    return _("Ended early with no winner, %(a)s %(sa)s, %(b)s %(sb)s.") % {
+        "a": a,
+        "sa": game.score_a,
+        "b": b,
+        "sb": game.score_b,
+    }
 
 
 def game_context(game: Game, hands: Sequence[Hand]) -> dict[str, Any]:
@@ -264,6 +295,7 @@ def game_context(game: Game, hands: Sequence[Hand]) -> dict[str, Any]:
         "next_dealer_name": names.get(game.next_dealer) if game.next_dealer is not None else "",
         "forced_name": names.get(forced) if forced is not None else "",
         "status_text": _status_text(game),
+        "tie_text": _tie_text(game),
         "ruleset_lines": rules.describe(),
         "target": rules.target,
         "chart": chart_svg(game, rows) if rows else "",
@@ -313,6 +345,21 @@ def forbidden(
     back to the page it came from (the game, the tournament)."""
     context = {"message": message, "back": back_url, "back_label": back_label or _("Back")}
     return render(request, "403.html", context, status=403)
+
+
+def abilities(request: HttpRequest, game: Game, *, can_write: bool) -> dict[str, Any]:
+    """What the pages offer this account on ``game`` beside entering hands, so no link leads to
+    a refusal: correcting and disputing its hands (``can_change_hands``) and reopening it
+    (``can_reopen``). A running game asks nothing more than ``can_write``."""
+    if game.status == Game.Status.IN_PROGRESS:
+        return {"can_change_hands": can_write, "can_reopen": False}
+    if not can_write or not services.user_can_direct(request.user, game):
+        return {"can_change_hands": False, "can_reopen": False}
+    final = services.result_final_why(game)
+    return {
+        "can_change_hands": game.status == Game.Status.FINISHED and not final,
+        "can_reopen": not final,
+    }
 
 
 def _refuse_unless_keeper(request: HttpRequest, game: Game) -> HttpResponse | None:
@@ -420,7 +467,9 @@ def _pad(
     context.update(
         {
             "then": services.game_owner_page(game) or _then(request),
+            "then_words": services.game_owner_next(game) if game.is_over else "",
             "can_write": can_write,
+            **abilities(request, game, can_write=can_write),
             "can_direct": services.user_can_direct(request.user, game),
             "form": form,
             "config": pad_config(request, game),
@@ -444,6 +493,7 @@ def game_pad_sheet(request: HttpRequest, pk: int) -> HttpResponse:
         return HttpResponse(status=204)
     context = game_context(game, hands)
     context["can_write"] = services.user_can_keep_score(request.user, game)
+    context.update(abilities(request, game, can_write=context["can_write"]))
     response = render(request, "scoring/_live.html", context)
     response["X-Game-Version"] = str(game.version)
     return response
@@ -640,6 +690,39 @@ def game_end(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@login_required
+def game_reopen(request: HttpRequest, pk: int) -> HttpResponse:
+    """A director puts a game that is over back in play, to undo or correct the hand that ended
+    it: say what that does, and reopen it on confirmation."""
+    game, hands = _game_or_404(request, pk)
+    if not services.user_can_direct(request.user, game):
+        return forbidden(
+            request,
+            _("Only a director can reopen a game."),
+            reverse("scoring:game-pad", args=[game.pk]),
+            _("Back to the game"),
+        )
+    form = GameActForm(request.POST if request.method == "POST" else None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            services.game_reopen(
+                game=game, by=_user(request), expected_version=form.cleaned_data["version"]
+            )
+        except (EngineError, ApplicationError) as exc:
+            _put_errors(form, exc)
+        else:
+            return redirect("scoring:game-pad", pk=pk)
+    context = game_context(game, hands)
+    context.update(
+        {
+            "form": form,
+            "result_text": _result_text(game) if game.is_over else "",
+            "owner_page": services.game_owner_page(game),
+        }
+    )
+    return render(request, "scoring/reopen.html", context, status=400 if form.errors else 200)
+
+
 @require_POST
 @login_required
 def game_next(request: HttpRequest, pk: int) -> HttpResponse:
@@ -677,29 +760,105 @@ def _hand_of(hands: Sequence[Hand], number: int) -> Hand:
     raise Http404(_("There is no hand %(number)s in this game.") % {"number": number})
 
 
+def _refuse_hand_change(request: HttpRequest, game: Game) -> HttpResponse | None:
+    """The refusal, said once, of a page that would change a hand this account may not change
+    (a finished game's hands are its directors' to change)."""
+    refused = _refuse_unless_keeper(request, game)
+    if refused is not None or not game.is_over:
+        return refused
+    why = services.hand_change_refused_why(request.user, game)
+    if why:
+        return forbidden(
+            request,
+            why[0].upper() + why[1:] + ".",
+            reverse("scoring:game-pad", args=[game.pk]),
+            _("Back to the game"),
+        )
+    return None
+
+
+def _end_of(game: Game) -> str:
+    """A game's end as a token: its status and winner (the confirmation of a correction that
+    changes it names the end it was shown)."""
+    return f"{game.status}:{game.winner}"
+
+
+def _end_change_text(before: Game, after: Game) -> str:
+    """What a correction changes in the game's end, in words, or "" when it changes nothing
+    there (only the scores)."""
+    if _end_of(before) == _end_of(after):
+        return ""
+    scores = {
+        "a": after.team_a.name,
+        "sa": after.score_a,
+        "b": after.team_b.name,
+        "sb": after.score_b,
+        "target": after.engine_ruleset.target,
+    }
+    was = before.winning_team.name if before.winning_team is not None else ""
+    if after.status == Game.Status.FINISHED and after.winning_team is not None:
+        winner = after.winning_team.name
+        if was:
+            return _(
+                "%(winner)s would win the game instead of %(was)s: %(a)s %(sa)s, %(b)s %(sb)s."
+            ) % {"winner": winner, "was": was, **scores}
+        return _("This hand would end the game: %(winner)s wins, %(a)s %(sa)s, %(b)s %(sb)s.") % {
+            "winner": winner,
+            **scores,
+        }
+    return _(
+        "%(was)s would no longer have won: at %(a)s %(sa)s, %(b)s %(sb)s the game is not over "
+        "(playing to %(target)s), so it goes back in play and hands are entered again."
+    ) % {"was": was, **scores}
+
+
 @login_required
 def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """Correct a hand. "See the new score first" shows what saving would give (a dry run of the very
+    service that saves it); a correction that would change the game's end (a finished game back
+    in play, another winner, a game ended) is saved only once that change was shown and
+    confirmed."""
     game, hands = _game_or_404(request, pk)
-    refused = _refuse_unless_keeper(request, game)
+    refused = _refuse_hand_change(request, game)
     if refused is not None:
         return refused
     hand = _hand_of(hands, number)
+    preview: services.CorrectionPreview | None = None
+    end_change = confirm_error = ""
     if request.method == "POST":
         form = _hand_form(game, request.POST, form_class=CorrectHandForm)
         if form.is_valid():
+            entry, reason = form.to_entry(), form.cleaned_data["reason"]
+            version = form.cleaned_data["version"]
             try:
-                services.hand_correct(
+                preview = services.hand_correct_preview(
                     hand=hand,
-                    entry=form.to_entry(),
-                    reason=form.cleaned_data["reason"],
+                    entry=entry,
+                    reason=reason,
                     by=_user(request),
-                    expected_version=form.cleaned_data["version"],
+                    expected_version=version,
                     entry_kind="summary",
                 )
+                end_change = _end_change_text(game, preview.game)
+                confirmed = request.POST.get("confirm_end") == _end_of(preview.game)
+                saving = "preview" not in request.POST
+                if saving and end_change and not confirmed:
+                    confirm_error = _(
+                        "This correction changes the end of the game: tick the box to confirm."
+                    )
+                elif saving:
+                    services.hand_correct(
+                        hand=hand,
+                        entry=entry,
+                        reason=reason,
+                        by=_user(request),
+                        expected_version=version,
+                        entry_kind="summary",
+                    )
+                    return redirect("scoring:game-pad", pk=pk)
             except (EngineError, ApplicationError) as exc:
+                preview, end_change = None, ""
                 _put_errors(form, exc)
-            else:
-                return redirect("scoring:game-pad", pk=pk)
     else:
         counted = (hand.run_points_a, hand.run_points_b)
         initial = (
@@ -714,15 +873,25 @@ def hand_correct(request: HttpRequest, pk: int, number: int) -> HttpResponse:
             "hand": hand,
             "row": next(r for r in context["rows"] if r.number == number),
             "tricks_entry": hand.entry_kind != "summary",
+            "preview": preview,
+            "preview_outcome": (
+                str(OUTCOME_LABELS.get(preview.hand.outcome, preview.hand.outcome))
+                if preview
+                else ""
+            ),
+            "end_change": end_change,
+            "end_token": _end_of(preview.game) if preview else "",
+            "confirm_error": confirm_error,
         }
     )
-    return render(request, "scoring/correct.html", context, status=400 if form.errors else 200)
+    status = 400 if form.errors or confirm_error else 200
+    return render(request, "scoring/correct.html", context, status=status)
 
 
 @login_required
 def hand_dispute(request: HttpRequest, pk: int, number: int) -> HttpResponse:
     game, hands = _game_or_404(request, pk)
-    refused = _refuse_unless_keeper(request, game)
+    refused = _refuse_hand_change(request, game)
     if refused is not None:
         return refused
     hand = _hand_of(hands, number)
@@ -847,21 +1016,27 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game, hands = _game_or_404(request, pk)
     context = game_context(game, hands)
     context["can_write"] = services.user_can_keep_score(request.user, game)
+    context.update(abilities(request, game, can_write=context["can_write"]))
     context["owner_page"] = services.game_owner_page(game)  # its match, for anyone following it
     return render(request, "scoring/game_detail.html", context)
 
 
 @require_GET
 def game_print(request: HttpRequest, pk: int) -> HttpResponse:
-    """A printable score-sheet for the table, with a QR code that opens its score-pad."""
+    """A printable score-sheet. A running game's is for the table: the hands so far, empty lines
+    for the next and a QR code that opens its score-pad. A game that is over gets its record:
+    the result, every hand with its points, runs and bella, and the rules it was played by."""
     game, hands = _game_or_404(request, pk)
     context = game_context(game, hands)
-    url = request.build_absolute_uri(reverse("scoring:game-pad", args=[pk]))
-    context.update(
-        {
-            "qr": qr_svg(url, _("QR code that opens this game's score-pad")),
-            "pad_url": url,
-            "blank_lines": range(len(hands) + 1, max(len(hands) + 1, 17)),
-        }
-    )
+    if game.is_over:
+        context.update({"result_text": _result_text(game), "blank_lines": range(0)})
+    else:
+        url = request.build_absolute_uri(reverse("scoring:game-pad", args=[pk]))
+        context.update(
+            {
+                "qr": qr_svg(url, _("QR code that opens this game's score-pad")),
+                "pad_url": url,
+                "blank_lines": range(len(hands) + 1, max(len(hands) + 1, 17)),
+            }
+        )
     return render(request, "scoring/print.html", context)

@@ -10,6 +10,7 @@ class TournamentsConfig(AppConfig):
     def ready(self) -> None:
         from scoring.signals import (
             game_directed_by,
+            game_owner_next,
             game_owner_page,
             game_result_changed,
             game_result_final,
@@ -19,6 +20,7 @@ class TournamentsConfig(AppConfig):
             director_of_game,
             final_result_of_game,
             games_of_director,
+            match_next_of_game,
             match_page_of_game,
             on_game_result_changed,
         )
@@ -27,6 +29,7 @@ class TournamentsConfig(AppConfig):
             on_game_result_changed, dispatch_uid="tournaments.game_result_changed"
         )
         game_owner_page.connect(match_page_of_game, dispatch_uid="tournaments.game_owner_page")
+        game_owner_next.connect(match_next_of_game, dispatch_uid="tournaments.game_owner_next")
         game_directed_by.connect(director_of_game, dispatch_uid="tournaments.game_directed_by")
         games_directed_by.connect(games_of_director, dispatch_uid="tournaments.games_directed_by")
         game_result_final.connect(

@@ -5,11 +5,12 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
-from tournaments.models import Tournament
+from tournaments.models import Match, Stage, Tournament
 from tournaments.selectors import (
     game_directed_by,
     game_is_in_a_match,
     games_directed_by,
+    match_counting_game,
     match_of_game,
     stage_of_game,
 )
@@ -30,6 +31,23 @@ def match_page_of_game(sender: object, *, game: Any, **kwargs: Any) -> str | Non
     page, where its next game is started (a game started anywhere else would not count)."""
     match_id = match_of_game(game.pk)
     return None if match_id is None else reverse("tournaments:match-detail", args=[match_id])
+
+
+def match_next_of_game(sender: object, *, game: Any, **kwargs: Any) -> str | None:
+    """``scoring.signals.game_owner_next``: what follows a match game that is over, in words
+    for the score-pad's way back to the match: its next game, or the match, its stage or its
+    tournament over."""
+    match = match_counting_game(game.pk)
+    if match is None:
+        return None
+    stage = match.stage
+    if stage.tournament.status == Tournament.Status.FINISHED:
+        return _("%(tournament)s is over: see its results") % {"tournament": stage.tournament.name}
+    if match.state != Match.State.COMPLETE:
+        return _("Back to the match for its next game")
+    if stage.status == Stage.Status.FINISHED:
+        return _("The match and %(stage)s are over: see the results") % {"stage": stage.name}
+    return _("The match is over: see its result")
 
 
 def director_of_game(sender: object, *, game: Any, user: Any, **kwargs: Any) -> bool:

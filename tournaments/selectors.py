@@ -174,6 +174,16 @@ def stage_of_game(game_id: int) -> Stage | None:
     )
 
 
+def match_counting_game(game_id: int) -> Match | None:
+    """The match a scoring game counts for, with its stage and tournament; None for a casual
+    game (or one no longer counted)."""
+    return (
+        Match.objects.select_related("stage__tournament")
+        .filter(match_games__game_id=game_id, match_games__discarded=False)
+        .first()
+    )
+
+
 def game_directed_by(game_id: int, user: Viewer) -> bool:
     """Whether ``user`` directs the tournament a scoring game is played for (its organiser or
     one of its directors), which makes them a director of the game; a game no longer counted

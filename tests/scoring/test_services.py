@@ -554,6 +554,49 @@ def test_correction_can_unfinish_and_refinish() -> None:
     assert _reload(game).winner == "team_a"
 
 
+def test_a_correction_preview_says_what_the_correction_gives_and_writes_nothing(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    game, hands = _finished_by_team_a()
+    director = UserFactory.create(director=True)
+    correction = {
+        "entry": summary(caller=0, card_points=(40, 122)),
+        "reason": "the caller went bait",
+        "by": director,
+        "expected_version": 1,
+    }
+    with django_capture_on_commit_callbacks() as callbacks:
+        preview = services.hand_correct_preview(hand=hands[5], **correction)
+    assert callbacks == []  # nothing announced
+    assert (preview.hand.outcome, preview.hand.points_b, preview.hand.version) == ("bait", 162, 2)
+    assert (preview.game.status, preview.game.winner) == ("finished", "team_b")
+    assert (preview.game.score_a, preview.game.score_b) == (460, 512)
+    assert hands[5].version == 1  # the caller's hand is left as it was
+    stored = _reload(game)
+    assert (stored.winner, stored.score_a, stored.version) == ("team_a", 552, game.version)
+    assert Hand.objects.get(pk=hands[5].pk).version == 1
+    assert not HandRevision.objects.exists()
+    done = services.hand_correct(hand=hands[5], **correction)
+    assert (done.outcome, _reload(game).winner) == ("bait", "team_b")
+    with pytest.raises(NotAllowed):  # refused as the correction itself is
+        services.hand_correct_preview(
+            hand=hands[5], **{**correction, "by": UserFactory.create(), "expected_version": 2}
+        )
+
+
+def test_why_the_hands_of_a_game_may_not_be_changed() -> None:
+    game, _ = _finished_by_team_a()
+    keeper, director = UserFactory.create(), UserFactory.create(director=True)
+    game.scorekeepers.add(keeper)
+    assert "only a director corrects or disputes" in services.hand_change_refused_why(keeper, game)
+    assert services.hand_change_refused_why(director, game) == ""
+    running = _game(scorekeepers=[keeper])
+    assert services.hand_change_refused_why(keeper, running) == ""
+    assert services.hand_change_refused_why(UserFactory.create(), running) != ""
+    services.game_end_early(game=running, reason="the hall closed")
+    assert "ended early" in services.hand_change_refused_why(director, running)
+
+
 def test_correction_needs_the_current_version_and_a_reason() -> None:
     game = _game()
     hand = record_hand(game)
