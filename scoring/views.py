@@ -436,6 +436,7 @@ def _then(request: HttpRequest) -> str:
 
 
 @require_GET
+@never_cache
 def game_pad(request: HttpRequest, pk: int) -> HttpResponse:
     game, hands = _game_or_404(request, pk)
     return _pad(

@@ -71,6 +71,15 @@ export class Outbox extends EventTarget {
     this.changed();
   }
 
+  // A refused entry put right: it keeps its place in the queue (its ``created``), under a new
+  // Idempotency-Key, since what it asks for has changed; both in one transaction.
+  async replace(old, { body, label, form = null }) {
+    const entry = { ...old, key: newKey(), body, label, form, error: null, fields: {} };
+    await withStore("readwrite", (store) => { store.delete(old.key); return store.put(entry); });
+    this.changed();
+    return entry;
+  }
+
   async update(entry) {
     await withStore("readwrite", (store) => store.put(entry));
     this.changed();

@@ -1,7 +1,8 @@
 // The score-pad: taps become a hand entry, the server previews it (the engine's outcome and
 // the new score), and saving puts it in the outbox, which sends it to the API with its
 // Idempotency-Key now or when the signal returns. This script knows no rules of the game:
-// every number it shows comes from the server.
+// every number it shows comes from the server, but for what a hand typed with no signal needs
+// at once: the dealers ahead (from the page's config) and the count's plain arithmetic.
 import { edited } from "./forms.js";
 import { Outbox, csrfToken } from "./outbox.js";
 
@@ -12,12 +13,21 @@ const outboxBox = document.getElementById("outbox");
 const outboxTitle = document.getElementById("outbox-title");
 const outboxList = document.getElementById("outbox-list");
 const outbox = new Outbox(`game-${config.game}`);
-const words = config.words;
+const words = { ...config.words, ...(document.getElementById("pad-words") || {}).dataset };
+const conflictNote = document.getElementById("pad-conflict");
+
+// The hands on this phone not yet stored, as last drawn; the refused hand put back in the form
+// ({key, number, conflict, from}), which keeps its place in the queue until saved again or
+// discarded; and the number of the hand being typed, fixed once typing starts, so that a hand
+// entered meanwhile from another phone does not silently move it on.
+let queue = [];
+let editing = null;
+let formNumber = null;
 
 // Error paths from the engine and the API -> the form's fields.
 const FIELD_OF = {
   caller: "caller", trump: "trump", card_points: "count", "card_points.team": "count",
-  run_points: "runs", runs: "runs", bella_seat: "bella_seat", misplay: "misplay_by",
+  run_points: "runs", run_counts: "runs", runs: "runs", bella_seat: "bella_seat", misplay: "misplay_by",
   "misplay.called_by": "misplay_by", "misplay.proven": "misplay_by", thrown_in_by: "thrown_in_by",
 };
 
@@ -47,56 +57,133 @@ function buildEntry() {
   const misplayBy = seatOrNull(value("misplay_by"));
   const entry = { caller, trump: caller === null ? null : trump };
   const count = value("count");
+  const thrownInBy = seatOrNull(value("thrown_in_by"));
+  const other = value("other_count");
   if (caller !== null && misplayBy === null && count !== "") {
-    entry.card_points = { team: value("count_team") || "team_a", points: Number(count) };
+    const team = value("count_team") || "team_a";
+    if (thrownInBy !== null && other !== "") {
+      // both teams' points as won when thrown in: the engine adds the rest
+      const pair = [Number(count), Number(other)];
+      entry.card_points = team === "team_a" ? pair : pair.reverse();
+    } else {
+      entry.card_points = { team, points: Number(count) };
+    }
   } else {
     entry.card_points = null;
   }
-  const runs = [0, 0];
+  // the runs each player showed, as counted in the grid: the engine works out who counts them
+  const counts = [0, 1, 2, 3].map(() => ({ twenties: 0, fifties: 0 }));
   form.querySelectorAll("[data-run]").forEach((input) => {
     const n = Number(input.value || 0);
-    const points = input.dataset.run === "fifty" ? 50 : 20;
-    runs[Number(input.dataset.seat) % 2] += n * points;
+    counts[Number(input.dataset.seat)][input.dataset.run === "fifty" ? "fifties" : "twenties"] = n;
   });
-  entry.run_points = runs[0] || runs[1] ? runs : null;
+  entry.run_counts = counts.some((c) => c.twenties || c.fifties) ? counts : null;
   entry.bella_seat = seatOrNull(value("bella_seat"));
   const proven = form.querySelector('[name="misplay_proven"]');
   entry.misplay = misplayBy === null ? null : { called_by: misplayBy, proven: !!(proven && proven.checked) };
-  entry.thrown_in_by = seatOrNull(value("thrown_in_by"));
+  entry.thrown_in_by = thrownInBy;
   return entry;
+}
+
+// A refusal of the runs a player showed speaks of seats: say the players' names instead.
+function named(path, text) {
+  if (!path || !/^(entry\.)?run_counts\b/.test(path)) return text;
+  return text.replace(/\bseat ([0-3])\b/g, (seat, n) => config.seats[n] || seat);
 }
 
 function describe(entry, number) {
   const parts = [`${words.hand} ${number}:`];
   if (entry.caller === null) parts.push("—");
   else parts.push(config.seats[entry.caller] + (entry.trump ? ` ${{ C: "♣", D: "♦", H: "♥", S: "♠" }[entry.trump]}` : ""));
-  if (entry.card_points) {
+  if (Array.isArray(entry.card_points)) {
+    parts.push(`${entry.card_points[0]}–${entry.card_points[1]}`); // a hand thrown in
+  } else if (entry.card_points) {
     const team = entry.card_points.team === "team_b" ? config.teams[1] : config.teams[0];
     parts.push(`${entry.card_points.points} (${team})`);
   }
   return parts.join(" ");
 }
 
-function clearErrors() {
-  form.querySelectorAll("[data-error-for]").forEach((el) => { el.textContent = ""; });
-  form.querySelectorAll(".has-error").forEach((el) => el.classList.remove("has-error"));
+// Each field's error slot is read out when it changes, and names the field's controls.
+if (form) {
+  form.querySelectorAll("[data-error-for]").forEach((slot) => {
+    if (!slot.id) slot.id = `error-${slot.dataset.errorFor}`;
+    slot.setAttribute("aria-live", "polite");
+  });
 }
 
-function showErrors(data) {
+function controlsOf(name) {
+  if (name === "runs") return [...form.querySelectorAll("[data-run]")];
+  return [...form.querySelectorAll(`[name="${name}"]`)];
+}
+
+function clearErrors() {
+  if (!form) return;
+  form.querySelectorAll("[data-error-for]").forEach((el) => { el.textContent = ""; });
+  form.querySelectorAll(".has-error").forEach((el) => el.classList.remove("has-error"));
+  form.querySelectorAll("[aria-invalid]").forEach((control) => {
+    control.removeAttribute("aria-invalid");
+    const others = (control.getAttribute("aria-describedby") || "").split(/\s+/)
+      .filter((id) => id && !form.querySelector(`[data-error-for]#${CSS.escape(id)}`));
+    if (others.length) control.setAttribute("aria-describedby", others.join(" "));
+    else control.removeAttribute("aria-describedby");
+  });
+}
+
+// The reasons beside their fields, the fields marked as in error. ``focus``: after a save,
+// take the scorekeeper to the first field in error (or to the message, if it names none).
+function showErrors(data, { focus = false } = {}) {
   clearErrors();
   const fields = (data && data.fields) || {};
   let placed = false;
+  let first = null;
   for (const [path, reasons] of Object.entries(fields)) {
     const name = fieldOf(path);
     const slot = name && form.querySelector(`[data-error-for="${name}"]`);
     if (slot) {
-      slot.textContent = [].concat(reasons).join(" ");
+      slot.textContent = named(path, [].concat(reasons).join(" "));
       const box = slot.closest(".field");
       if (box) box.classList.add("has-error");
+      if (box && box.tagName === "DETAILS") box.open = true;
+      const controls = controlsOf(name);
+      for (const control of controls) {
+        control.setAttribute("aria-invalid", "true");
+        const ids = (control.getAttribute("aria-describedby") || "").split(/\s+/).filter(Boolean);
+        if (!ids.includes(slot.id)) control.setAttribute("aria-describedby", [...ids, slot.id].join(" "));
+      }
+      const control = controls.find((c) => c.checked) || controls[0];
+      if (control && (!first || first.compareDocumentPosition(control) & Node.DOCUMENT_POSITION_PRECEDING)) {
+        first = control;
+      }
       placed = true;
     }
   }
+  if (focus) goTo(first);
   return placed;
+}
+
+// Scroll to ``control`` (or, with none, to the preview that says what is wrong) and focus it.
+function goTo(control) {
+  const target = control || preview;
+  if (!control) preview.tabIndex = -1;
+  (target.closest(".field") || target).scrollIntoView({ block: "center" });
+  target.focus({ preventScroll: true });
+}
+
+// The count's plain arithmetic, in the engine's words (scoring/engine/scoring.py): caught as
+// typed, signal or not. Everything else is the server's to judge.
+function countProblem() {
+  const points = value("count");
+  if (points === "" || value("caller") === "" || value("caller") === "void" || value("misplay_by") !== "") {
+    return null;
+  }
+  const total = value("trump") === "none" ? 130 : 162;
+  const n = Number(points);
+  if (!Number.isInteger(n) || n < 0 || n > total) {
+    return `card points ${n} are impossible: a team takes 0 to ${total}`;
+  }
+  if (n === 1 || n === total - 1) return `card points ${n} are impossible: no card is worth 1`;
+  return null;
 }
 
 // ------------------------------------------------------------------ preview
@@ -114,16 +201,38 @@ async function runPreview() {
   const caller = value("caller");
   const complete = caller === "void"
     || (caller !== "" && value("trump") !== "" && (value("count") !== "" || value("misplay_by") !== ""));
-  if (!complete) { preview.hidden = true; return; }
-  const pending = (await outbox.pending()).length;
+  if (!complete) {
+    // what the last preview refused (a misplay and a throw-in together, ...) is gone with it
+    if (preview.classList.contains("error")) clearErrors();
+    preview.hidden = true;
+    return;
+  }
+  const seq = ++previewSeq;
+  await renderOutbox();
+  if (seq !== previewSeq) return;
   preview.hidden = false;
-  if (!navigator.onLine || pending > 0) {
+  const problem = countProblem();
+  if (problem) {
+    showErrors({ fields: { card_points: [problem] } });
+    preview.className = "preview error";
+    preview.textContent = problem;
+    return;
+  }
+  const number = handNumber();
+  if (number < config.nextNumber) {
+    // another phone has entered this hand: the server's preview would be of the next one
+    clearErrors();
+    preview.className = "preview error";
+    preview.textContent = words.numberTaken.replace("%(number)s", number);
+    return;
+  }
+  if (!navigator.onLine || handsAhead().length > 0) {
     // the server's score is behind the hands still on this phone: it cannot judge this one yet
+    clearErrors();
     preview.className = "preview";
     preview.textContent = navigator.onLine ? words.previewWaiting : words.previewOffline;
     return;
   }
-  const seq = ++previewSeq;
   let response;
   try {
     response = await fetch(config.urls.preview, {
@@ -162,7 +271,8 @@ async function runPreview() {
     preview.className = "preview error";
     preview.dataset.outcome = "";
     const placed = showErrors(data);
-    preview.textContent = placed ? (data.message || "") : (data.message || response.statusText);
+    const message = named(Object.keys(data.fields || {})[0], data.message || "");
+    preview.textContent = placed ? message : (message || response.statusText);
   }
 }
 
@@ -184,8 +294,8 @@ async function refreshLive(force = false) {
       if (fresh) {
         live.replaceWith(fresh);
         config.nextNumber = Number(fresh.dataset.next);
-        const title = document.getElementById("hand-title");
-        if (title) title.textContent = `${words.hand} ${config.nextNumber + (await outbox.pending()).length}`;
+        const undo = document.getElementById("undo-link");
+        if (undo) undo.hidden = fresh.dataset.status !== "in_progress" || config.nextNumber <= 1;
         if (fresh.dataset.status !== "in_progress" && form) window.location.reload();
       }
     }
@@ -199,29 +309,47 @@ async function refreshLive(force = false) {
 
 async function renderOutbox() {
   const entries = await outbox.pending();
+  queue = entries;
+  if (editing && !entries.some((entry) => entry.key === editing.key)) editing = null;
   const pendingRows = document.getElementById("pending-rows");
   if (pendingRows) pendingRows.innerHTML = "";
   outboxList.innerHTML = "";
   outboxBox.hidden = entries.length === 0;
   outboxTitle.textContent = words.waiting.replace("%(count)s", entries.length);
   for (const entry of entries) {
+    const inForm = editing && editing.key === entry.key;
     const item = document.createElement("li");
     item.dataset.key = entry.key;
-    item.textContent = `${entry.label} — ${entry.error ? words.refused + ": " + entry.error : words.notSent}`;
+    item.textContent = `${entry.label} — `;
+    if (inForm) {
+      item.append(words.inForm);
+    } else if (entry.error) {
+      // the reason stays beside the refused hand until it is put right or discarded
+      item.className = "refused";
+      const reason = document.createElement("span");
+      reason.className = "field-error";
+      reason.textContent = `${words.refused}: ${entry.error}`;
+      item.append(reason);
+    } else {
+      item.append(words.notSent);
+    }
     if (entry.error) {
+      const actions = document.createElement("span");
+      actions.className = "outbox-actions";
+      if (entry.form && form && !inForm) {
+        const edit = document.createElement("button");
+        edit.type = "button";
+        edit.textContent = words.edit;
+        edit.addEventListener("click", () => takeBack(entry));
+        actions.append(edit);
+      }
       const discard = document.createElement("button");
       discard.type = "button";
       discard.className = "danger";
       discard.textContent = words.discard;
       discard.addEventListener("click", () => takeOut(entry));
-      item.append(" ", discard);
-      if (entry.form && form) {
-        const edit = document.createElement("button");
-        edit.type = "button";
-        edit.textContent = words.edit;
-        edit.addEventListener("click", () => takeBack(entry, { fields: entry.fields }));
-        item.append(" ", edit);
-      }
+      actions.append(discard);
+      item.append(" ", actions);
     }
     outboxList.append(item);
     if (pendingRows) {
@@ -234,8 +362,68 @@ async function renderOutbox() {
       pendingRows.append(row);
     }
   }
+  showNumber();
+}
+
+// ------------------------------------------------------------------ which hand the form is
+// A new hand comes after every hand on this phone, or is the server's next one.
+function freshNumber() {
+  const numbers = queue.map((entry) => entry.body && entry.body.number).filter((n) => typeof n === "number");
+  return numbers.length ? Math.max(...numbers) + 1 : config.nextNumber;
+}
+
+function handNumber() {
+  if (editing) return editing.number;
+  return formNumber ?? freshNumber();
+}
+
+function dealerOf(number) {
+  const seat = config.dealers[number] ?? (config.dealers[1] === undefined ? undefined : (config.dealers[1] + number - 1) % 4);
+  return seat === undefined ? "" : config.seats[seat];
+}
+
+// The hands on this phone to be sent before the one in the form.
+function handsAhead() {
+  const mine = editing && queue.find((other) => other.key === editing.key);
+  return mine ? queue.filter((other) => other.created < mine.created) : queue;
+}
+
+// The title, the dealer line (the server's, until hands typed here move it on) and what the
+// scorekeeper must know when another phone has entered the hand being typed.
+function showNumber() {
+  if (!form) return;
+  const number = handNumber();
   const title = document.getElementById("hand-title");
-  if (title) title.textContent = `${words.hand} ${config.nextNumber + entries.length}`;
+  if (title) title.textContent = `${words.hand} ${number}`;
+  const line = document.getElementById("next-deal");
+  let own = line && line.querySelector(".pad-deal");
+  const dealer = dealerOf(number);
+  if (line && dealer && (own || number !== config.nextNumber)) {
+    if (!own) {
+      // the server's "Hand N: <strong>dealer</strong> deals." gives way to this hand's
+      const named = line.querySelector("strong");
+      if (!named || named.parentNode !== line || named.previousElementSibling) return;
+      while (line.firstChild !== named) line.firstChild.remove();
+      if (named.nextSibling && named.nextSibling.nodeType === Node.TEXT_NODE) named.nextSibling.remove();
+      own = document.createElement("span");
+      own.className = "pad-deal";
+      named.replaceWith(own, " ");
+    }
+    const [before, after] = words.deals.replace("%(number)s", number).split("%(dealer)s");
+    const strong = document.createElement("strong");
+    strong.textContent = dealer;
+    own.replaceChildren(before, strong, after || "");
+  }
+  if (conflictNote) {
+    let note = "";
+    if (editing && editing.from !== null) {
+      note = words.renumbered.replace("%(number)s", editing.from).replace("%(next)s", number);
+    } else if ((editing || formNumber !== null) && number < config.nextNumber) {
+      note = words.numberTaken.replace("%(number)s", number);
+    }
+    conflictNote.textContent = note;
+    conflictNote.hidden = !note;
+  }
 }
 
 // ------------------------------------------------------------------ refused hands
@@ -258,44 +446,88 @@ function restore(values) {
   form.dataset.teamTouched = "1"; // the team whose count was typed is the one kept
 }
 
-// Out of the outbox: the hands queued behind it were never sent (the outbox stops at a
-// refused one), so each moves up a number, and the queue goes on at once.
+// Out of the outbox (discarded). The hands queued behind it were never sent (the outbox stops
+// at a refused one): each moves up a number, unless another phone has entered the number it
+// had, and the queue goes on.
 async function takeOut(entry) {
-  const behind = (await outbox.pending()).filter((other) => other.created > entry.created);
-  await outbox.remove(entry.key);
-  for (const other of behind) {
-    if (other.body && typeof other.body.number === "number") {
-      other.body.number -= 1;
-      other.label = describe(other.body, other.body.number);
-      await outbox.update(other);
-    }
-  }
   await refreshLive(true);
+  const taken = entry.body && entry.body.number < config.nextNumber;
+  const behind = (await outbox.pending()).filter((other) => other.created > entry.created);
+  const inForm = editing && editing.key === entry.key;
+  await outbox.remove(entry.key);
+  if (!taken) {
+    for (const other of behind) {
+      if (other.body && typeof other.body.number === "number") {
+        other.body.number -= 1;
+        other.label = describe(other.body, other.body.number);
+        await outbox.update(other);
+      }
+    }
+    if (formNumber !== null) formNumber -= 1;
+  }
+  if (inForm) {
+    editing = null;
+    form.reset();
+  }
+  await renderOutbox();
   await outbox.flush();
 }
 
-// Back into the form, as typed, with the server's reasons beside the fields.
-async function takeBack(entry, data) {
+// Back into the form, as typed, with the server's reasons beside the fields. It keeps its
+// place in the queue: nothing behind it is sent until it is saved again or discarded.
+async function takeBack(entry, { focus = true } = {}) {
+  if (!form || !entry.form) return;
+  clearTimeout(previewTimer);
+  previewSeq += 1; // a preview of what was in the form before is no longer this form's
   restore(entry.form);
-  await takeOut(entry);
-  showErrors(data);
+  const number = entry.body && typeof entry.body.number === "number" ? entry.body.number : handNumber();
+  editing = { key: entry.key, number, conflict: !!(entry.fields && entry.fields.number), from: null };
+  formNumber = null;
+  await renderOutbox();
+  showErrors({ fields: entry.fields }, { focus: false });
   preview.hidden = false;
   preview.className = "preview error";
+  preview.dataset.outcome = "";
   preview.textContent = entry.error || "";
+  if (focus) {
+    const first = form.querySelector("[aria-invalid=true]:checked") || form.querySelector("[aria-invalid=true]");
+    goTo(first);
+  }
+}
+
+// The refused hand in the form is changed: a hand whose number another phone took is now the
+// next one.
+function formChanged() {
+  if (editing) {
+    if (editing.conflict && editing.from === null) {
+      const ahead = handsAhead().filter((other) => other.body);
+      const next = Math.max(config.nextNumber, ...ahead.map((other) => other.body.number + 1));
+      if (next !== editing.number) {
+        editing.from = editing.number;
+        editing.number = next;
+      }
+      editing.conflict = false;
+    }
+  } else if (!edited(form)) {
+    formNumber = null;
+  } else if (formNumber === null) {
+    formNumber = freshNumber();
+  }
+  showNumber();
 }
 
 outbox.addEventListener("change", renderOutbox);
 outbox.addEventListener("sent", () => refreshLive(true));
 outbox.addEventListener("refused", async (event) => {
   const { entry } = event.detail;
-  const data = event.detail.data || {};
-  const last = (await outbox.pending()).at(-1);
-  if (form && entry.form && last && last.key === entry.key && !edited(form)) {
+  await renderOutbox();
+  const last = queue.at(-1);
+  if (form && entry.form && !editing && last && last.key === entry.key && !edited(form)) {
     // the hand just saved, with nothing typed since: it goes back to be put right
-    await takeBack(entry, data);
+    await takeBack(entry);
     return;
   }
-  if (form) showErrors(data);
+  // otherwise its reason is shown beside it in the outbox, where it can be put back or discarded
   refreshLive(true);
 });
 
@@ -309,18 +541,41 @@ if (form) {
       if (radio && !form.dataset.teamTouched) radio.checked = true;
     }
     if (event.target.name === "count_team") form.dataset.teamTouched = "1";
+    formChanged();
     schedulePreview();
   });
-  form.addEventListener("input", schedulePreview);
+  form.addEventListener("input", () => {
+    formChanged();
+    schedulePreview();
+  });
   form.addEventListener("reset", () => {
-    setTimeout(() => { clearErrors(); preview.hidden = true; delete form.dataset.teamTouched; }, 0);
+    // a refused hand in the form goes back to waiting in the outbox, beside its reason
+    editing = null;
+    formNumber = null;
+    clearTimeout(previewTimer);
+    previewSeq += 1;
+    setTimeout(() => {
+      clearErrors();
+      preview.hidden = true;
+      delete form.dataset.teamTouched;
+      renderOutbox();
+    }, 0);
   });
   let saving = false;
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     if (saving) return; // a second tap while the first is being saved is the same hand
     if (value("caller") === "") {
-      showErrors({ fields: { caller: [form.querySelector('[data-error-for="caller"]').dataset.required || "?"] } });
+      const required = form.querySelector('[data-error-for="caller"]').dataset.required || "?";
+      showErrors({ fields: { caller: [required] } }, { focus: true });
+      return;
+    }
+    const problem = countProblem();
+    if (problem) {
+      showErrors({ fields: { card_points: [problem] } }, { focus: true });
+      preview.hidden = false;
+      preview.className = "preview error";
+      preview.textContent = problem;
       return;
     }
     saving = true;
@@ -328,13 +583,17 @@ if (form) {
     if (button) button.disabled = true;
     try {
       const entry = buildEntry();
-      const number = config.nextNumber + (await outbox.pending()).length;
-      await outbox.add({
-        url: config.urls.hands,
+      await renderOutbox();
+      const number = handNumber();
+      const typed = {
         body: { entry_kind: "summary", number, ...entry },
         label: describe(entry, number),
         form: formValues(),
-      });
+      };
+      const refused = editing && queue.find((other) => other.key === editing.key);
+      // a refused hand put right takes its place again, first in line; a new one goes last
+      if (refused) await outbox.replace(refused, typed);
+      else await outbox.add({ url: config.urls.hands, ...typed });
       form.reset();
       preview.hidden = true;
       await outbox.flush();
@@ -346,6 +605,10 @@ if (form) {
 }
 
 window.addEventListener("online", () => refreshLive(true));
+// Back (or forward) to a page the browser kept: what it shows may be old, look again now.
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) refreshLive(true).then(() => outbox.flush());
+});
 renderOutbox().then(() => outbox.flush());
 // Other score-pads, corrections and dispute verdicts: look for a new version now and then.
 setInterval(() => {

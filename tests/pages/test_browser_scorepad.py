@@ -177,61 +177,26 @@ def test_a_refused_hand_goes_back_into_the_form_as_typed(page, sign_in, keeper, 
     page.goto(f"/games/{game.pk}/pad/")
     page.wait_for_function("document.documentElement.dataset.offlineReady === '1'")
 
-    # Typed with no signal (nothing checks it), refused once sent: back in the form.
+    # Typed with no signal and the count forgotten, refused once sent: back in the form.
     browser_context.set_offline(True)
-    fill_hand(page, caller=0, trump="H", team="team_a", count=200)
+    tap(page, "caller", "0")
+    tap(page, "trump", "H")
     page.click("#save-hand")
-    expect(page.locator("input[name=count]")).to_have_value("")
+    expect(page.locator("input[name=caller][value='0']")).not_to_be_checked()
     browser_context.set_offline(False)
     page.evaluate("window.dispatchEvent(new Event('online'))")
-    expect(page.locator("[data-error-for=count]")).to_contain_text("200", timeout=20_000)
-    expect(page.locator("input[name=count]")).to_have_value("200")
+    expect(page.locator("[data-error-for=count]")).to_contain_text(
+        "card points are needed", timeout=20_000
+    )
     expect(page.locator("input[name=caller][value='0']")).to_be_checked()
     expect(page.locator("input[name=trump][value='H']")).to_be_checked()
-    expect(page.locator("#outbox")).to_be_hidden()
+    expect(page.locator("#outbox-list li")).to_contain_text("In the form")
     expect(page.locator("#hand-title")).to_have_text("Hand 1")
 
     # Put right, it is hand 1.
     page.fill("input[name=count]", "100")
     expect(page.locator("#preview")).to_contain_text("Made")
     save_hand(page, 1)
+    expect(page.locator("#outbox")).to_be_hidden()
     hand = Hand.objects.get(game=game)
     assert (hand.number, hand.card_points_a, hand.card_points_b) == (1, 100, 62)
-
-
-def test_hands_behind_a_refused_one_move_up_when_it_is_taken_out(
-    page, sign_in, keeper, browser_context
-):
-    game = GameFactory(scorekeepers=[keeper], first_dealer=0)
-    sign_in(keeper)
-    page.goto(f"/games/{game.pk}/pad/")
-    page.wait_for_function("document.documentElement.dataset.offlineReady === '1'")
-    browser_context.set_offline(True)
-    fill_hand(page, caller=0, trump="H", team="team_a", count=200)  # a typing error
-    page.click("#save-hand")
-    fill_hand(page, caller=1, trump="S", team="team_b", count=90)
-    expect(page.locator("#preview")).to_contain_text("No signal")
-    page.click("#save-hand")
-    expect(page.locator("#hand-title")).to_have_text("Hand 3")
-
-    browser_context.set_offline(False)
-    page.evaluate("window.dispatchEvent(new Event('online'))")
-    refused = page.locator("#outbox-list li").first
-    expect(refused).to_contain_text("Refused by the server", timeout=20_000)
-    # the hand behind it waits, and the pad says why the preview cannot judge a new one
-    tap(page, "caller", "2")
-    tap(page, "trump", "D")
-    page.fill("input[name=count]", "100")
-    expect(page.locator("#preview")).to_contain_text("not yet sent")
-    assert hands_stored(game) == 0
-
-    refused.get_by_role("button", name="Put back in the form").click()
-    expect(page.locator("input[name=count]")).to_have_value("200")
-    assert wait_for(lambda: hands_stored(game) == 1, timeout=20)
-    expect(page.locator("#hand-1")).to_be_visible()
-    expect(page.locator("#outbox")).to_be_hidden()
-    expect(page.locator("#hand-title")).to_have_text("Hand 2")
-    page.fill("input[name=count]", "100")
-    save_hand(page, 2)
-    hands = Hand.objects.filter(game=game).order_by("number")
-    assert [(h.number, h.caller) for h in hands] == [(1, 1), (2, 0)]

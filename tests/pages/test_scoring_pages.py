@@ -625,3 +625,68 @@ def test_a_thrown_in_hand_is_entered_with_both_teams_counts(client, keeper, game
     assert (hand.outcome, hand.points_a, hand.points_b) == ("thrown_in", 30, 132)
     initial = client.get(reverse("scoring:hand-correct", args=[game.pk, 1])).context["form"].initial
     assert (initial["count_team"], initial["count"], initial["other_count"]) == ("team_a", 30, 40)
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_the_pad_sends_each_players_runs_and_takes_a_thrown_in_hand(page, sign_in):
+    from playwright.sync_api import expect
+
+    keeper = UserFactory()
+    game = GameFactory(scorekeepers=[keeper], first_dealer=3)
+    names = [getattr(game, f"seat_{s}").display_name for s in range(4)]
+    sign_in(keeper)
+    page.goto(f"/games/{game.pk}/pad/")
+
+    def tap(name: str, value: str) -> None:
+        radio = page.locator(f"input[name={name}][value='{value}']")
+        page.click(f"label[for={radio.get_attribute('id')}]")
+
+    preview, runs_error = page.locator("#preview"), page.locator("[data-error-for=runs]")
+    # seat 0 a fifty, her partner seat 2 a twenty: her fifty alone counts (92 + 50)
+    tap("caller", "0")
+    tap("trump", "H")
+    tap("count_team", "team_a")
+    page.fill("input[name=count]", "92")
+    page.fill("input[name=fifty_0]", "1")
+    page.fill("input[name=twenty_2]", "1")
+    expect(preview).to_contain_text("+142")
+    # a fifty on each team: the counts cannot tell, said with the players' names
+    page.fill("input[name=fifty_1]", "1")
+    expect(runs_error).to_contain_text(f"{names[0]} and {names[1]} each show a fifty")
+    expect(preview).not_to_contain_text("seat 0")
+    page.fill("input[name=fifty_1]", "0")
+    expect(runs_error).to_have_text("")
+    page.click("#save-hand")
+    expect(page.locator("#hand-1")).to_be_visible()
+    hand = Hand.objects.get(game=game, number=1)
+    assert [c["fifties"] for c in hand.entry["run_counts"]] == [1, 0, 0, 0]
+    assert (hand.run_points_a, hand.runs_counted_by) == (50, 0)
+
+    # a misplay and a throw-in together are refused; clearing both clears the refusal
+    thrown_error = page.locator("[data-error-for=thrown_in_by]")
+    tap("caller", "1")
+    tap("trump", "S")
+    page.click("details.field > summary")
+    page.select_option("select[name=misplay_by]", "0")
+    page.select_option("select[name=thrown_in_by]", "2")
+    expect(thrown_error).to_contain_text("both thrown in and stopped for a misplay")
+    page.select_option("select[name=misplay_by]", "")
+    page.select_option("select[name=thrown_in_by]", "")
+    expect(thrown_error).to_have_text("")
+
+    # a thrown-in hand: the other team's count is asked for once "thrown in by" is chosen
+    other = page.locator("input[name=other_count]")
+    expect(other).to_be_hidden()
+    page.select_option("select[name=thrown_in_by]", "0")
+    expect(other).to_be_visible()
+    tap("count_team", "team_b")
+    page.fill("input[name=count]", "40")
+    expect(page.locator("[data-error-for=count]")).to_contain_text("both teams' card points")
+    other.fill("30")
+    expect(preview).to_contain_text("+132")
+    page.click("#save-hand")
+    expect(page.locator("#hand-2")).to_be_visible()
+    hand = Hand.objects.get(game=game, number=2)
+    assert hand.entry["card_points"] == [30, 40]
+    assert (hand.outcome, hand.points_a, hand.points_b) == ("thrown_in", 30, 132)
