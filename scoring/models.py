@@ -63,7 +63,13 @@ class Player(models.Model):
         ordering = ["display_name", "id"]
         constraints = [
             models.UniqueConstraint(
-                "display_name", "community", name="scoring_player_unique_name_in_community"
+                "display_name",
+                "community",
+                name="scoring_player_unique_name_in_community",
+                violation_error_message=(
+                    "A player with this name already plays from this community: choose that player,"
+                    " or tell the two apart by name or community."
+                ),
             ),
         ]
 
@@ -83,12 +89,19 @@ class Team(models.Model):
         ordering = ["name", "id"]
         constraints = [
             models.CheckConstraint(
-                condition=~Q(player_one=F("player_two")), name="scoring_team_two_players"
+                condition=~Q(player_one=F("player_two")),
+                name="scoring_team_two_players",
+                violation_error_message=(
+                    "A team is two different players: choose another second player."
+                ),
             ),
             models.UniqueConstraint(
                 Least("player_one", "player_two"),
                 Greatest("player_one", "player_two"),
                 name="scoring_team_unique_pair",
+                violation_error_message=(
+                    "These two players are already a team: choose that team instead."
+                ),
             ),
         ]
 
@@ -172,7 +185,11 @@ class Game(models.Model):
         permissions = [("direct_games", "Can direct games: reopen them and rule on disputes")]
         indexes = [models.Index(fields=["status", "-created_at"], name="scoring_game_status_idx")]
         constraints = [
-            models.CheckConstraint(condition=~Q(team_a=F("team_b")), name="scoring_game_two_teams"),
+            models.CheckConstraint(
+                condition=~Q(team_a=F("team_b")),
+                name="scoring_game_two_teams",
+                violation_error_message="A game is played between two different teams.",
+            ),
             models.CheckConstraint(
                 condition=~Q(seat_0=F("seat_1"))
                 & ~Q(seat_0=F("seat_2"))
@@ -181,28 +198,38 @@ class Game(models.Model):
                 & ~Q(seat_1=F("seat_3"))
                 & ~Q(seat_2=F("seat_3")),
                 name="scoring_game_four_players",
+                violation_error_message="The four seats need four different players.",
             ),
             models.CheckConstraint(
                 condition=_seat_q("first_dealer", nullable=True),
                 name="scoring_game_first_dealer_seat",
+                violation_error_message="The first dealer is a seat from 0 to 3.",
             ),
             models.CheckConstraint(
                 condition=_seat_q("next_dealer", nullable=True),
                 name="scoring_game_next_dealer_seat",
+                violation_error_message="The next dealer is a seat from 0 to 3.",
             ),
             models.CheckConstraint(
                 condition=_seat_q("forced_seat", nullable=True),
                 name="scoring_game_forced_seat",
+                violation_error_message="The forced caller is a seat from 0 to 3.",
             ),
             models.CheckConstraint(
                 condition=(Q(status="finished") & ~Q(winner=""))
                 | (~Q(status="finished") & Q(winner="")),
                 name="scoring_game_finished_has_winner",
+                violation_error_message=(
+                    "A finished game has a winner, and a game not finished has none."
+                ),
             ),
             models.CheckConstraint(
                 condition=(Q(status="in_progress") & Q(finished_at__isnull=True))
                 | (~Q(status="in_progress") & Q(finished_at__isnull=False)),
                 name="scoring_game_finished_at",
+                violation_error_message=(
+                    "A game not being played has the time it ended, and one being played has none."
+                ),
             ),
         ]
 
@@ -297,15 +324,27 @@ class Hand(models.Model):
                 name="scoring_hand_unique_number",
                 violation_error_message="This game already has a hand with this number.",
             ),
-            models.CheckConstraint(condition=Q(number__gte=1), name="scoring_hand_number"),
             models.CheckConstraint(
-                condition=_seat_q("dealer", nullable=False), name="scoring_hand_dealer_seat"
+                condition=Q(number__gte=1),
+                name="scoring_hand_number",
+                violation_error_message="Hands are numbered from 1.",
             ),
             models.CheckConstraint(
-                condition=_seat_q("caller", nullable=True), name="scoring_hand_caller_seat"
+                condition=_seat_q("dealer", nullable=False),
+                name="scoring_hand_dealer_seat",
+                violation_error_message="The dealer is a seat from 0 to 3.",
             ),
             models.CheckConstraint(
-                condition=Q(entry_kind__in=["summary", "tricks"]), name="scoring_hand_entry_kind"
+                condition=_seat_q("caller", nullable=True),
+                name="scoring_hand_caller_seat",
+                violation_error_message="The caller is a seat from 0 to 3, or nobody.",
+            ),
+            models.CheckConstraint(
+                condition=Q(entry_kind__in=["summary", "tricks"]),
+                name="scoring_hand_entry_kind",
+                violation_error_message=(
+                    "A hand is entered as a score-sheet summary or a full trick record."
+                ),
             ),
         ]
 
@@ -367,7 +406,12 @@ class HandRevision(models.Model):
     class Meta:
         ordering = ["hand", "version"]
         constraints = [
-            models.UniqueConstraint("hand", "version", name="scoring_handrevision_unique_version")
+            models.UniqueConstraint(
+                "hand",
+                "version",
+                name="scoring_handrevision_unique_version",
+                violation_error_message="This hand already has a revision with this number.",
+            )
         ]
 
     def __str__(self) -> str:
@@ -426,11 +470,16 @@ class MisplayDispute(models.Model):
         indexes = [models.Index(fields=["status"], name="scoring_dispute_status_idx")]
         constraints = [
             models.CheckConstraint(
-                condition=Q(trick__gte=1) & Q(trick__lte=9), name="scoring_dispute_trick"
+                condition=Q(trick__gte=1) & Q(trick__lte=9),
+                name="scoring_dispute_trick",
+                violation_error_message="A misplay is called on a trick from 1 to 9.",
             ),
             models.CheckConstraint(
                 condition=_seat_q("called_by", nullable=False) & _seat_q("accused", nullable=False),
                 name="scoring_dispute_seats",
+                violation_error_message=(
+                    "The seat that calls the misplay and the seat accused are seats from 0 to 3."
+                ),
             ),
             # a misplay is called on an opponent: the two seats are one or three apart
             models.CheckConstraint(
@@ -439,6 +488,9 @@ class MisplayDispute(models.Model):
                 | Q(called_by=F("accused") - 1)
                 | Q(called_by=F("accused") - 3),
                 name="scoring_dispute_accused_opponent",
+                violation_error_message=(
+                    "A misplay is called on an opponent: the accused sits on the other team."
+                ),
             ),
             models.UniqueConstraint(
                 "hand",
@@ -449,6 +501,9 @@ class MisplayDispute(models.Model):
             models.CheckConstraint(
                 condition=Q(ruling="none") | ~Q(status="pending"),
                 name="scoring_dispute_ruling_after_verdict",
+                violation_error_message=(
+                    "A dispute is ruled on only once the engine has given its verdict."
+                ),
             ),
         ]
 

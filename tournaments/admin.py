@@ -1,5 +1,6 @@
 """Admin: every director step as an action, and lists that show the state of the day."""
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -12,8 +13,14 @@ from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
 
-from tarabish_site.api.errors import ApplicationError
+from scoring.engine import PRESET_NAMES, PRESETS, preset
+from tarabish_site.api.errors import ApplicationError, Conflict
 from tournaments import services
+from tournaments.algorithms.standings import (
+    DEFAULT_TIEBREAKERS,
+    SWISS_TIEBREAKERS,
+    TIEBREAKERS,
+)
 from tournaments.models import (
     Entry,
     Match,
@@ -81,6 +88,110 @@ class AddsThroughService:
         return super().get_fieldsets(request, obj)  # type: ignore[misc]
 
 
+RULESET_HELP = (
+    "The rules every game of the tournament is played by, one of the engine's presets. "
+    "A custom ruleset is set through the API."
+)
+CUSTOM_RULESET = ("", "Custom ruleset (as set through the API; kept as it is)")
+
+
+def ruleset_preset_field(*, custom: bool = False) -> forms.ChoiceField:
+    """The engine's presets to choose from, by name (and the custom ruleset a tournament
+    already has, kept as it is)."""
+    choices = [(slug, PRESET_NAMES.get(slug, slug)) for slug in PRESETS]
+    return forms.ChoiceField(
+        label="Ruleset",
+        choices=[CUSTOM_RULESET, *choices] if custom else choices,
+        initial="cape-breton-standard",
+        help_text=RULESET_HELP,
+        required=not custom,
+    )
+
+
+class TiebreakersField(forms.CharField):
+    """A stage's tie-breakers as a director types them: names in order, separated by
+    commas ("head to head" and "head_to_head" alike); a JSON list is read too."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.pop("encoder", None)
+        kwargs.pop("decoder", None)
+        kwargs.pop("max_length", None)
+        kwargs["required"] = False
+        kwargs["help_text"] = (
+            "The order that breaks ties in the table, first to last, separated by commas. "
+            f"Names: {', '.join(TIEBREAKERS)}. Empty: the usual order for the stage's kind "
+            f"({', '.join(DEFAULT_TIEBREAKERS)}; Swiss: {', '.join(SWISS_TIEBREAKERS)})."
+        )
+        super().__init__(**kwargs)
+
+    def prepare_value(self, value: Any) -> Any:
+        if isinstance(value, list | tuple):
+            return ", ".join(str(name) for name in value)
+        return value
+
+    def to_python(self, value: Any) -> list[str]:  # type: ignore[override]
+        if isinstance(value, list | tuple):
+            typed = [str(name) for name in value]
+        else:
+            text = str(super().to_python(value)).strip()
+            typed = _typed_names(text)
+        names = []
+        for name in typed:
+            key = "_".join(name.strip().lower().replace("-", " ").split())
+            if key not in TIEBREAKERS:
+                raise forms.ValidationError(
+                    f'"{name.strip()}" is not a tie-breaker; the names are '
+                    f"{', '.join(TIEBREAKERS)}.",
+                    code="invalid",
+                )
+            if key in names:
+                raise forms.ValidationError(f'"{name.strip()}" is listed twice.', code="invalid")
+            names.append(key)
+        return names
+
+
+def _typed_names(text: str) -> list[str]:
+    """The names in what a director typed: a comma-separated list, or a JSON list."""
+    if text.startswith("["):
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = None
+        if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
+            raise forms.ValidationError(
+                "Give the tie-breaker names separated by commas.", code="invalid"
+            )
+        return value
+    return [name for name in text.split(",") if name.strip()]
+
+
+class ChecksReadonlyFields:
+    """For a change form with fields shown read-only: the model's constraints on them are
+    checked too (Django leaves out a constraint on a field the form does not edit, and the
+    database's refusal was a server error)."""
+
+    checked_readonly: tuple[str, ...] = ()
+
+    def _get_validation_exclusions(self) -> set[str]:
+        exclusions: set[str] = super()._get_validation_exclusions()  # type: ignore[misc]
+        return exclusions - set(self.checked_readonly)
+
+
+class TournamentChangeForm(forms.ModelForm[Tournament]):
+    """The change page: the ruleset chosen among the engine's presets, or a custom ruleset
+    (set through the API) kept as it is."""
+
+    class Meta:
+        model = Tournament
+        fields = "__all__"  # noqa: DJ007 - the admin picks the fields shown
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if "ruleset_preset" in self.fields:
+            custom = self.instance.pk is not None and not self.instance.ruleset_preset
+            self.fields["ruleset_preset"] = ruleset_preset_field(custom=custom)
+
+
 class TournamentAddForm(forms.ModelForm[Tournament]):
     """Adding a tournament runs the service's checks; saving it calls the service."""
 
@@ -106,6 +217,7 @@ class TournamentAddForm(forms.ModelForm[Tournament]):
         super().__init__(*args, **kwargs)
         self.fields["slug"].required = False  # the service makes one from the name
         self.fields["ends_on"].required = False  # the service takes the first day
+        self.fields["ruleset_preset"] = ruleset_preset_field()
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
@@ -172,6 +284,7 @@ class StageInline(admin.TabularInline[Stage, Tournament]):
 @admin.register(Tournament)
 class TournamentAdmin(AddsThroughService, admin.ModelAdmin[Tournament]):
     add_form = TournamentAddForm
+    form = TournamentChangeForm
     list_display = [
         "name",
         "starts_on",
@@ -269,9 +382,11 @@ class TournamentAdmin(AddsThroughService, admin.ModelAdmin[Tournament]):
 
     def save_model(self, request: HttpRequest, obj: Tournament, form: Any, change: bool) -> None:
         if change:
+            if "ruleset_preset" in form.changed_data and obj.ruleset_preset:
+                obj.ruleset = preset(obj.ruleset_preset).to_json()  # the preset's rules
             super().save_model(request, obj, form, change)
             if "public" in form.changed_data:
-                services.match_games_follow(tournament=obj)
+                services.tournament_public_follow(tournament=obj)
             return
         data = form.cleaned_data
         created = services.tournament_create(
@@ -401,9 +516,18 @@ class EntryAddForm(forms.ModelForm[Entry]):
             _add_errors(self, exc)
 
 
+class EntryChangeForm(ChecksReadonlyFields, forms.ModelForm[Entry]):
+    checked_readonly = ("tournament", "team")  # a seed is free or taken in its tournament
+
+    class Meta:
+        model = Entry
+        fields = "__all__"  # noqa: DJ007 - the admin picks the fields shown
+
+
 @admin.register(Entry)
 class EntryAdmin(AddsThroughService, admin.ModelAdmin[Entry]):
     add_form = EntryAddForm
+    form = EntryChangeForm
 
     list_display = ["team", "tournament", "seed", "status", "checked_in", "final_place"]
     list_filter = ["status", "checked_in", "tournament"]
@@ -500,6 +624,7 @@ class StageAddForm(forms.ModelForm[Stage]):
     class Meta:
         model = Stage
         fields = STAGE_ADD_FIELDS
+        field_classes = {"tiebreakers": TiebreakersField}
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -508,10 +633,6 @@ class StageAddForm(forms.ModelForm[Stage]):
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         if self.errors:
-            return data
-        tiebreakers = data.get("tiebreakers") or []
-        if not isinstance(tiebreakers, list):
-            self.add_error("tiebreakers", "give a list of tie-breaker names.")
             return data
         try:
             services.stage_create_check(
@@ -539,9 +660,19 @@ def _stage_values(data: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+class StageChangeForm(ChecksReadonlyFields, forms.ModelForm[Stage]):
+    checked_readonly = ("tournament",)
+
+    class Meta:
+        model = Stage
+        fields = "__all__"  # noqa: DJ007 - the admin picks the fields shown
+        field_classes = {"tiebreakers": TiebreakersField}
+
+
 @admin.register(Stage)
 class StageAdmin(AddsThroughService, admin.ModelAdmin[Stage]):
     add_form = StageAddForm
+    form = StageChangeForm
 
     list_display = [
         "name",
@@ -647,19 +778,38 @@ class HeldFilter(admin.SimpleListFilter):
         return queryset.exclude(held_reason="") if self.value() == "yes" else queryset
 
 
+#: The forfeits that overturn a result decided by play (its games set aside) and re-open the
+#: later matches that result decided.
+OVERTURN_ACTIONS = {
+    side: f"Forfeit: the {side} team loses, overturning a result decided by play "
+    "(its games set aside, later matches it decided re-opened)"
+    for side in ("home", "away")
+}
+
+
 @admin.register(Match)
 class MatchAdmin(admin.ModelAdmin[Match]):
     list_display = [
-        "__str__",
+        "round_name",
+        "home_name",
+        "away_name",
         "table",
         "state",
         "score",
-        "winner",
+        "winner_name",
         "forfeit",
+        "tournament",
         "held_reason",
     ]
+    list_display_links = ["round_name"]
     list_filter = ["state", HeldFilter, "stage__tournament", "stage"]
-    list_select_related = ["stage", "home__team", "away__team", "winner__team"]
+    list_select_related = [
+        "stage__tournament",
+        "round",
+        "home__team",
+        "away__team",
+        "winner__team",
+    ]
     ordering = ["state", "table"]
     search_fields = ["key", "home__team__name", "away__team__name"]
     inlines = [MatchGameInline]
@@ -684,26 +834,57 @@ class MatchAdmin(admin.ModelAdmin[Match]):
     def has_delete_permission(self, request: HttpRequest, obj: Match | None = None) -> bool:
         return False  # a bracket is the matches it was made with: one gone broke its pages
 
+    @admin.display(description="Round", ordering="round_id")
+    def round_name(self, obj: Match) -> str:
+        """The stage and round (and bracket key): where the match stands in the day."""
+        key = f" ({obj.key})" if obj.key else ""
+        return f"{obj.stage.name}, {obj.round.name}{key}"
+
+    @admin.display(description="Home", ordering="home__team__name")
+    def home_name(self, obj: Match) -> str:
+        return obj.home_name
+
+    @admin.display(description="Away", ordering="away__team__name")
+    def away_name(self, obj: Match) -> str:
+        return obj.away_name
+
+    @admin.display(description="Winner", ordering="winner__team__name")
+    def winner_name(self, obj: Match) -> str:
+        return obj.winner.team.name if obj.winner else ""
+
+    @admin.display(description="Tournament", ordering="stage__tournament__name")
+    def tournament(self, obj: Match) -> str:
+        return obj.stage.tournament.name
+
     @admin.display(description="Games (points)")
     def score(self, obj: Match) -> str:
         return f"{obj.home_games}-{obj.away_games} ({obj.home_points}-{obj.away_points})"
 
     def _forfeit(
-        self, request: HttpRequest, queryset: QuerySet[Match], side: str, *, reset: bool = False
+        self, request: HttpRequest, queryset: QuerySet[Match], side: str, *, overturn: bool = False
     ) -> None:
-        _run(
-            self,
-            request,
-            queryset,
-            lambda m: services.match_forfeit(
-                match_id=m.pk,
-                actor=request.user,
-                loser_id=getattr(m, f"{side}_id") or 0,
-                expected_version=m.version,
-                confirm_reset=reset,
-            ),
-            "Matches awarded by forfeit",
-        )
+        """Award each match by forfeit, ``side`` losing. A match decided by play keeps its
+        result unless the action says it overturns it (which also re-opens the later matches
+        that result decided)."""
+
+        def step(match: Match) -> object:
+            try:
+                return services.match_forfeit(
+                    match_id=match.pk,
+                    actor=request.user,
+                    loser_id=getattr(match, f"{side}_id") or 0,
+                    expected_version=match.version,
+                    confirm_reset=overturn,
+                    overturn_result=overturn,
+                )
+            except Conflict as exc:
+                if exc.code != "decided_by_play":
+                    raise
+                action = OVERTURN_ACTIONS[side]
+                hint = f'Here that is the action "{action}".'
+                raise Conflict(f"{exc.message} {hint}", code=exc.code) from exc
+
+        _run(self, request, queryset, step, "Matches awarded by forfeit")
 
     @admin.action(description="Forfeit: the home team loses (a no-show, a team that left)")
     def forfeit_home(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
@@ -713,13 +894,13 @@ class MatchAdmin(admin.ModelAdmin[Match]):
     def forfeit_away(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
         self._forfeit(request, queryset, "away")
 
-    @admin.action(description="Forfeit: the home team loses, later matches it decided replayed")
+    @admin.action(description=OVERTURN_ACTIONS["home"])
     def forfeit_home_reset(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
-        self._forfeit(request, queryset, "home", reset=True)
+        self._forfeit(request, queryset, "home", overturn=True)
 
-    @admin.action(description="Forfeit: the away team loses, later matches it decided replayed")
+    @admin.action(description=OVERTURN_ACTIONS["away"])
     def forfeit_away_reset(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
-        self._forfeit(request, queryset, "away", reset=True)
+        self._forfeit(request, queryset, "away", overturn=True)
 
     @admin.action(description="Confirm the held result change (re-opens later matches)")
     def confirm_reset(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
@@ -793,5 +974,5 @@ class PlayerRatingAdmin(ReadOnlyAdmin):
 @admin.register(RatingChange)
 class RatingChangeAdmin(ReadOnlyAdmin):
     list_display = ["player", "match", "mu_before", "mu_after", "created_at"]
-    list_select_related = ["player", "match__stage"]
+    list_select_related = ["player", "match__round", "match__home__team", "match__away__team"]
     search_fields = ["player__display_name"]

@@ -79,12 +79,22 @@ class Tournament(models.Model):
         ordering = ["-starts_on", "name"]
         constraints = [
             models.CheckConstraint(
-                condition=Q(ends_on__gte=F("starts_on")), name="tournament_ends_after_start"
+                condition=Q(ends_on__gte=F("starts_on")),
+                name="tournament_ends_after_start",
+                violation_error_message="The last day cannot come before the first day.",
             ),
-            models.CheckConstraint(condition=Q(match_games__gte=1), name="tournament_match_games"),
+            models.CheckConstraint(
+                condition=Q(match_games__gte=1),
+                name="tournament_match_games",
+                violation_error_message="A match is at least one game.",
+            ),
             models.CheckConstraint(
                 condition=~Q(match_format="best_of") | Q(match_games__in=[1, 3, 5, 7, 9]),
                 name="tournament_best_of_odd",
+                violation_error_message=(
+                    "Best of N games needs an odd N (1, 3, 5, 7 or 9): an even number can end "
+                    "level."
+                ),
             ),
         ]
 
@@ -117,13 +127,25 @@ class Entry(models.Model):
         ordering = ["tournament_id", "seed", "id"]
         verbose_name_plural = "entries"
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "team"], name="entry_team_once"),
+            models.UniqueConstraint(
+                fields=["tournament", "team"],
+                name="entry_team_once",
+                violation_error_message="This team is already registered in this tournament.",
+            ),
             models.UniqueConstraint(
                 fields=["tournament", "seed"],
                 condition=Q(seed__isnull=False),
                 name="entry_seed_unique",
+                violation_error_message=(
+                    "Another entry of this tournament already has this seed: choose a free seed, or"
+                    " leave it empty."
+                ),
             ),
-            models.CheckConstraint(condition=Q(seed__gte=1), name="entry_seed_positive"),
+            models.CheckConstraint(
+                condition=Q(seed__gte=1),
+                name="entry_seed_positive",
+                violation_error_message="Seeds start at 1.",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -186,12 +208,30 @@ class Stage(models.Model):
     class Meta:
         ordering = ["tournament_id", "order"]
         constraints = [
-            models.UniqueConstraint(fields=["tournament", "order"], name="stage_order_unique"),
-            models.CheckConstraint(condition=Q(pool_count__gte=1), name="stage_pool_count"),
-            models.CheckConstraint(condition=Q(legs__in=[1, 2]), name="stage_legs"),
+            models.UniqueConstraint(
+                fields=["tournament", "order"],
+                name="stage_order_unique",
+                violation_error_message=(
+                    "This tournament already has a stage in this place in the order: choose another"
+                    " number."
+                ),
+            ),
+            models.CheckConstraint(
+                condition=Q(pool_count__gte=1),
+                name="stage_pool_count",
+                violation_error_message="A stage is played in at least one pool.",
+            ),
+            models.CheckConstraint(
+                condition=Q(legs__in=[1, 2]),
+                name="stage_legs",
+                violation_error_message="A round robin is played once (1) or twice (2).",
+            ),
             models.CheckConstraint(
                 condition=Q(match_games__isnull=True) | Q(match_games__gte=1),
                 name="stage_match_games",
+                violation_error_message=(
+                    "A match is at least one game; leave it empty for the tournament's number."
+                ),
             ),
         ]
 
@@ -240,7 +280,11 @@ class Pool(models.Model):
     class Meta:
         ordering = ["stage_id", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["stage", "number"], name="pool_number_unique")
+            models.UniqueConstraint(
+                fields=["stage", "number"],
+                name="pool_number_unique",
+                violation_error_message="This stage already has a pool with this number.",
+            )
         ]
 
     def __str__(self) -> str:
@@ -261,8 +305,16 @@ class StageEntry(models.Model):
         ordering = ["stage_id", "seed"]
         verbose_name_plural = "stage entries"
         constraints = [
-            models.UniqueConstraint(fields=["stage", "entry"], name="stage_entry_once"),
-            models.UniqueConstraint(fields=["stage", "seed"], name="stage_entry_seed_unique"),
+            models.UniqueConstraint(
+                fields=["stage", "entry"],
+                name="stage_entry_once",
+                violation_error_message="This entry already plays this stage.",
+            ),
+            models.UniqueConstraint(
+                fields=["stage", "seed"],
+                name="stage_entry_seed_unique",
+                violation_error_message="Another entry of this stage already has this seed.",
+            ),
         ]
 
     def __str__(self) -> str:
@@ -284,7 +336,13 @@ class Round(models.Model):
     class Meta:
         ordering = ["stage_id", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["stage", "side", "number"], name="round_unique")
+            models.UniqueConstraint(
+                fields=["stage", "side", "number"],
+                name="round_unique",
+                violation_error_message=(
+                    "This stage already has a round with this number on this side of the bracket."
+                ),
+            )
         ]
 
     def __str__(self) -> str:
@@ -343,22 +401,46 @@ class Match(models.Model):
         verbose_name_plural = "matches"
         constraints = [
             models.UniqueConstraint(
-                fields=["stage", "key"], condition=~Q(key=""), name="match_key_unique"
+                fields=["stage", "key"],
+                condition=~Q(key=""),
+                name="match_key_unique",
+                violation_error_message="This stage already has a match with this bracket key.",
             ),
-            models.UniqueConstraint(fields=["round", "number"], name="match_number_unique"),
+            models.UniqueConstraint(
+                fields=["round", "number"],
+                name="match_number_unique",
+                violation_error_message="This round already has a match with this board number.",
+            ),
             models.CheckConstraint(
-                condition=Q(home__isnull=True) | ~Q(home=F("away")), name="match_two_entries"
+                condition=Q(home__isnull=True) | ~Q(home=F("away")),
+                name="match_two_entries",
+                violation_error_message="A match is played between two different entries.",
             ),
             models.CheckConstraint(
                 condition=Q(winner__isnull=True) | Q(winner=F("home")) | Q(winner=F("away")),
                 name="match_winner_plays",
+                violation_error_message=(
+                    "The winner of a match is one of the two entries playing it."
+                ),
             ),
         ]
         indexes = [models.Index(fields=["state", "table"], name="match_state_table_idx")]
 
     def __str__(self) -> str:
-        label = self.key or f"#{self.number}"
-        return f"{self.stage.name} {label}: {self.home or '?'} v {self.away or '?'}"
+        """The round (and bracket key) and the two teams, e.g. "Round 2: Ronald & Christy v
+        Dominion Dealers" or "Semi-finals (W2-1): The Bait Shop v to be decided"."""
+        where = f"{self.round.name} ({self.key})" if self.key else self.round.name
+        return f"{where}: {self.home_name} v {self.away_name}"
+
+    @property
+    def home_name(self) -> str:
+        return self.home.team.name if self.home else "to be decided"
+
+    @property
+    def away_name(self) -> str:
+        if self.bye:
+            return "bye"
+        return self.away.team.name if self.away else "to be decided"
 
     @property
     def is_finished(self) -> bool:
@@ -380,7 +462,11 @@ class MatchGame(models.Model):
     class Meta:
         ordering = ["match_id", "number"]
         constraints = [
-            models.UniqueConstraint(fields=["match", "number"], name="match_game_number_unique")
+            models.UniqueConstraint(
+                fields=["match", "number"],
+                name="match_game_number_unique",
+                violation_error_message="This match already has a game with this number.",
+            )
         ]
 
     def __str__(self) -> str:
@@ -416,7 +502,11 @@ class Standing(models.Model):
     class Meta:
         ordering = ["stage_id", "pool_id", "place", "seed"]
         constraints = [
-            models.UniqueConstraint(fields=["stage", "entry"], name="standing_entry_once")
+            models.UniqueConstraint(
+                fields=["stage", "entry"],
+                name="standing_entry_once",
+                violation_error_message="This entry already has a row in this stage's standings.",
+            )
         ]
 
     def __str__(self) -> str:
@@ -488,7 +578,11 @@ class RatingChange(models.Model):
     class Meta:
         ordering = ["player_id", "created_at", "id"]
         constraints = [
-            models.UniqueConstraint(fields=["player", "match"], name="rating_change_once")
+            models.UniqueConstraint(
+                fields=["player", "match"],
+                name="rating_change_once",
+                violation_error_message="This match already moved this player's rating.",
+            )
         ]
 
     def __str__(self) -> str:

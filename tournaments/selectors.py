@@ -353,10 +353,13 @@ class RatingHistory:
 
 
 def player_rating_history(player_id: int, user: Viewer) -> RatingHistory:
-    """A player's rating now and after every rated match, oldest first (two queries).
+    """A player's rating now (None before a rated match) and after every rated match, oldest
+    first (two queries).
 
-    The changes are those of the matches of tournaments ``user`` may see: a private
-    tournament's matches are left out for anyone else. The rating now counts every match.
+    Only public tournaments' matches are rated, so the rating now, its number of matches and
+    the history agree with what anyone may see. The history is still limited to the
+    tournaments ``user`` may see, for the moment between a tournament made private and its
+    matches taken out of the ratings.
     """
     current = PlayerRating.objects.filter(player_id=player_id).first()
     changes = list(

@@ -57,3 +57,19 @@ def standings_recompute_all() -> None:
 def ratings_update(match_id: int) -> None:
     """Rate the players of a finished match, or re-rate it if its result changed (idempotent)."""
     ratings.ratings_update_for_match(match_id=match_id)
+
+
+@shared_task(
+    ignore_result=True,
+    acks_late=True,
+    soft_time_limit=120,
+    time_limit=180,
+    autoretry_for=RETRY_ON,
+    retry_backoff=True,
+    retry_backoff_max=60,
+    max_retries=5,
+)
+def ratings_update_tournament(tournament_id: int) -> None:
+    """A tournament was made public or private: rate its matches in their place, or take them
+    out, re-rating the matches rated after them (idempotent)."""
+    ratings.ratings_update_for_tournament(tournament_id=tournament_id)

@@ -103,3 +103,36 @@ def test_dispute_actions(
     )
     dispute.refresh_from_db()
     assert (dispute.status, dispute.ruling, dispute.version) == ("proven", "upheld", 4)
+
+
+def test_a_player_or_team_added_twice_is_refused_in_words(director_client: Client) -> None:
+    from tests.scoring.factories import TeamFactory
+
+    PlayerFactory.create(display_name="Hector MacNeil", community="Iona")
+    twice = director_client.post(
+        "/admin/scoring/player/add/", {"display_name": "Hector MacNeil", "community": "Iona"}
+    )
+    assert twice.status_code == 200
+    errors = twice.context["adminform"].form.non_field_errors()
+    assert errors == [
+        (
+            "A player with this name already plays from this community: choose that player, "
+            "or tell the two apart by name or community."
+        )
+    ]
+    assert "Constraint" not in twice.content.decode()
+    team = TeamFactory.create()
+    pair = director_client.post(
+        "/admin/scoring/team/add/",
+        {"name": "Again", "player_one": team.player_two_id, "player_two": team.player_one_id},
+    )
+    assert pair.context["adminform"].form.non_field_errors() == [
+        "These two players are already a team: choose that team instead."
+    ]
+    alone = director_client.post(
+        "/admin/scoring/team/add/",
+        {"name": "Alone", "player_one": team.player_one_id, "player_two": team.player_one_id},
+    )
+    assert alone.context["adminform"].form.non_field_errors() == [
+        "A team is two different players: choose another second player."
+    ]

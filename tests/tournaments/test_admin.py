@@ -108,7 +108,7 @@ def test_adding_a_tournament_goes_through_the_service(admin_client_for_director:
         "venue": "Miners' Hall",
         "starts_on": "2026-12-12",
         "ends_on": "2026-12-12",
-        "ruleset_preset": "",
+        "ruleset_preset": "cape-breton-standard",
         "match_format": "best_of",
         "match_games": "2",
         "public": "on",
@@ -163,6 +163,64 @@ def test_a_forfeit_is_awarded_from_the_match_list(admin_client_for_director: Cli
     )
     match.refresh_from_db()
     assert (match.state, match.forfeit, match.winner_id) == ("complete", True, match.home_id)
+
+
+def test_a_forfeit_from_the_match_list_keeps_a_result_decided_by_play(
+    admin_client_for_director: Client,
+) -> None:
+    from tests.tournaments.helpers import win_match
+    from tournaments.models import MatchGame
+
+    tournament = tournament_ready(2, match_games=3)
+    stage = add_stage(tournament, "single_elim")
+    from tournaments import services
+
+    services.stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    match = win_match(Match.objects.get(stage=stage), "home")
+    refused = admin_client_for_director.post(
+        "/admin/tournaments/match/",
+        {"action": "forfeit_away", "_selected_action": [match.pk]},
+        follow=True,
+    )
+    said = [str(message) for message in refused.context["messages"]]
+    assert not any("Matches awarded by forfeit" in message for message in said)
+    assert len(said) == 1
+    assert "decided by play" in said[0]
+    assert 'Here that is the action "Forfeit: the away team loses, overturning' in said[0]
+    after = Match.objects.get(pk=match.pk)
+    assert (after.forfeit, after.winner_id, after.home_games) == (False, match.home_id, 2)
+    admin_client_for_director.post(
+        "/admin/tournaments/match/",
+        {"action": "forfeit_home_reset", "_selected_action": [match.pk]},
+    )
+    after = Match.objects.get(pk=match.pk)
+    assert (after.forfeit, after.winner_id) == (True, match.away_id)
+    assert not MatchGame.objects.filter(match=match, discarded=False).exists()
+
+
+def test_a_tournament_made_private_in_the_admin_takes_its_matches_out_of_the_ratings(
+    admin_client_for_director: Client, django_capture_on_commit_callbacks: Any
+) -> None:
+    from tests.tournaments.helpers import win_match
+    from tournaments import services
+    from tournaments.models import RatingChange
+
+    tournament = tournament_ready(2)
+    stage = add_stage(tournament, "single_elim")
+    services.stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    with django_capture_on_commit_callbacks(execute=True):
+        match = win_match(Match.objects.get(stage=stage), "home")
+    assert RatingChange.objects.filter(match=match).count() == 4
+    tournament.refresh_from_db()
+    url = f"/admin/tournaments/tournament/{tournament.pk}/change/"
+    with django_capture_on_commit_callbacks(execute=True):
+        response = admin_client_for_director.post(url, change_form(tournament))
+    assert response.status_code == 302, response.content.decode()[:2000]
+    assert not RatingChange.objects.exists()
+    tournament.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        admin_client_for_director.post(url, {**change_form(tournament), "public": "on"})
+    assert RatingChange.objects.filter(match=match).count() == 4
 
 
 def test_a_director_named_in_the_admin_directs_that_tournament_only(
@@ -380,3 +438,139 @@ def test_a_forfeit_that_replays_later_matches_is_confirmed_from_the_match_list(
     assert (after.forfeit, after.winner_id) == (True, after.away_id)
     final = Match.objects.get(stage=stage, key="W2-1")
     assert final.state != Match.State.COMPLETE  # to be played again, with the new finalist
+
+
+def test_every_constraint_is_explained_in_words() -> None:
+    from django.apps import apps
+
+    for app in ("scoring", "tournaments"):
+        for model in apps.get_app_config(app).get_models():
+            for constraint in model._meta.constraints:
+                message = constraint.get_violation_error_message()
+                assert "onstraint" not in message, (model.__name__, constraint.name)
+
+
+def test_a_seed_taken_or_a_format_out_of_the_rules_is_refused_in_words(
+    admin_client_for_director: Client,
+) -> None:
+    from tests.scoring.factories import TeamFactory
+    from tests.tournaments.factories import EntryFactory
+
+    tournament = TournamentFactory(status=Tournament.Status.REGISTRATION)
+    taken = EntryFactory(tournament=tournament, seed=1)
+    other = EntryFactory(tournament=tournament, seed=2)
+    added = admin_client_for_director.post(
+        "/admin/tournaments/entry/add/",
+        {"tournament": str(tournament.pk), "team": str(TeamFactory().pk), "seed": "1"},
+    )
+    seed_taken = (
+        "Another entry of this tournament already has this seed: choose a free seed, or leave "
+        "it empty."
+    )
+    assert added.context["adminform"].form.non_field_errors() == [seed_taken]
+    assert tournament.entries.count() == 2
+    changed = admin_client_for_director.post(
+        f"/admin/tournaments/entry/{other.pk}/change/", {"seed": str(taken.seed)}
+    )
+    assert changed.context["adminform"].form.non_field_errors() == [seed_taken]
+    form = {**change_form(tournament), "match_games": "2"}
+    even = admin_client_for_director.post(
+        f"/admin/tournaments/tournament/{tournament.pk}/change/", form
+    )
+    assert even.context["adminform"].form.non_field_errors() == [
+        "Best of N games needs an odd N (1, 3, 5, 7 or 9): an even number can end level."
+    ]
+
+
+def test_the_ruleset_is_chosen_among_the_presets_in_the_admin(
+    admin_client_for_director: Client,
+) -> None:
+    from scoring.engine import preset
+
+    page = admin_client_for_director.get("/admin/tournaments/tournament/add/")
+    field = page.context["adminform"].form.fields["ruleset_preset"]
+    assert [slug for slug, _ in field.choices] == [
+        "cape-breton-standard",
+        "kitchen-table",
+        "forced-at-400",
+        "online-family",
+    ]
+    assert "Cape Breton standard" in page.content.decode()
+    assert "custom ruleset" not in field.help_text.split(".")[0].lower()
+    form = {
+        "name": "Mabou Open",
+        "starts_on": "2026-12-12",
+        "ruleset_preset": "no-such-rules",
+        "match_format": "best_of",
+        "match_games": "1",
+    }
+    refused = admin_client_for_director.post("/admin/tournaments/tournament/add/", form)
+    assert "ruleset_preset" in refused.context["adminform"].form.errors
+    form["ruleset_preset"] = "kitchen-table"
+    assert admin_client_for_director.post("/admin/tournaments/tournament/add/", form).status_code
+    tournament = Tournament.objects.get(slug="mabou-open")
+    assert tournament.ruleset == preset("kitchen-table").to_json()
+    changed = admin_client_for_director.post(
+        f"/admin/tournaments/tournament/{tournament.pk}/change/",
+        {**change_form(tournament), "ruleset_preset": "forced-at-400"},
+    )
+    assert changed.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.ruleset_preset == "forced-at-400"
+    assert tournament.ruleset == preset("forced-at-400").to_json()  # the rules follow
+    # a custom ruleset (set through the API) is offered as it is, and kept
+    Tournament.objects.filter(pk=tournament.pk).update(ruleset_preset="", ruleset={"x": 1})
+    tournament.refresh_from_db()
+    kept = admin_client_for_director.post(
+        f"/admin/tournaments/tournament/{tournament.pk}/change/", change_form(tournament)
+    )
+    assert kept.status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.ruleset_preset, tournament.ruleset) == ("", {"x": 1})
+
+
+def test_stage_tiebreakers_are_typed_as_names_separated_by_commas(
+    admin_client_for_director: Client,
+) -> None:
+    tournament = tournament_ready(4)
+    form = {
+        "tournament": str(tournament.pk),
+        "name": "",
+        "kind": "round_robin",
+        "pool_count": "1",
+        "legs": "1",
+        "grand_final": "reset",
+        "tiebreakers": "head to head, points",
+        "match_format": "",
+    }
+    page = admin_client_for_director.get("/admin/tournaments/stage/add/")
+    help_text = page.context["adminform"].form.fields["tiebreakers"].help_text
+    assert "head_to_head" in help_text
+    assert "median_buchholz" in help_text
+    refused = admin_client_for_director.post("/admin/tournaments/stage/add/", form)
+    errors = refused.context["adminform"].form.errors["tiebreakers"]
+    assert errors[0].startswith('"points" is not a tie-breaker; the names are match_wins,')
+    form["tiebreakers"] = "head to head, points_difference, Seed"
+    added = admin_client_for_director.post("/admin/tournaments/stage/add/", form)
+    assert added.status_code == 302, added.context["adminform"].form.errors
+    stage = Stage.objects.get(tournament=tournament)
+    assert stage.tiebreakers == ["head_to_head", "points_difference", "seed"]
+    change = admin_client_for_director.get(f"/admin/tournaments/stage/{stage.pk}/change/")
+    assert "head_to_head, points_difference, seed" in change.content.decode()
+
+
+def test_the_match_list_reads_round_teams_and_tournament(
+    admin_client_for_director: Client,
+) -> None:
+    tournament, match = first_match_started()
+    from django.utils.html import escape
+
+    page = admin_client_for_director.get("/admin/tournaments/match/").content.decode()
+    home, away = escape(match.home.team.name), escape(match.away.team.name)
+    assert f"Stage 1: Single elimination, {match.round.name} ({match.key})" in page
+    assert f'<td class="field-home_name">{home}</td>' in page
+    assert f'<td class="field-away_name">{away}</td>' in page
+    assert page.count(f'<td class="field-tournament">{tournament.name}</td>') == 3
+    assert f"({tournament.name})" not in page
+    names = f"{match.home.team.name} v {match.away.team.name}"
+    assert str(match) == f"{match.round.name} ({match.key}): {names}"

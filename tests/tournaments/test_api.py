@@ -170,6 +170,17 @@ def test_a_director_runs_the_day_through_the_api() -> None:
         {"loser": first["slots"][1]["entry"]},
         HTTP_IF_MATCH=game["ETag"],
     )
+    assert (forfeit.status_code, forfeit.json()["code"]) == (409, "game_in_progress")
+    game_url = f"/api/v1/games/{game.json()['games'][0]['game']}/"
+    ended = client.post(
+        f"{game_url}end-early/", {"reason": "no-show"}, HTTP_IF_MATCH=client.get(game_url)["ETag"]
+    )
+    assert ended.status_code == 200
+    forfeit = client.post(
+        f"/api/v1/matches/{first['id']}/forfeit/",
+        {"loser": first["slots"][1]["entry"]},
+        HTTP_IF_MATCH=client.get(f"/api/v1/matches/{first['id']}/")["ETag"],
+    )
     assert forfeit.status_code == 200
     assert forfeit.json()["forfeit"] is True
     day = client.get(f"{base}/day/").json()
@@ -326,6 +337,26 @@ def test_a_match_write_with_an_id_no_row_can_have_is_400_naming_the_field(huge: 
     assert forfeit.status_code == 400
     assert list(forfeit.json()["fields"]) == ["loser"]
     assert not match.match_games.exists()
+
+
+def test_a_forfeit_over_a_played_result_is_409_unless_it_says_it_overturns_it() -> None:
+    tournament = tournament_ready(2)
+    stage = add_stage(tournament, "single_elim")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    match = win_match(Match.objects.get(stage=stage), "home")
+    client = client_for(tournament.organiser)
+    url = f"/api/v1/matches/{match.pk}/forfeit/"
+    body = {"loser": match.home_id, "confirm_reset": True}
+    refused = client.post(url, body, format="json", HTTP_IF_MATCH=f'"{match.version}"')
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "decided_by_play"
+    assert list(refused.json()["fields"]) == ["overturn_result"]
+    assert Match.objects.get(pk=match.pk).winner_id == match.home_id
+    overturned = client.post(
+        url, {**body, "overturn_result": True}, format="json", HTTP_IF_MATCH=f'"{match.version}"'
+    )
+    assert overturned.status_code == 200
+    assert (overturned.json()["forfeit"], overturned.json()["winner"]) == (True, match.away_id)
 
 
 # ------------------------------------------------------------------ results that stand

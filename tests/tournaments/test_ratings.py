@@ -12,15 +12,22 @@ from django.urls import reverse
 from rest_framework.test import APIClient
 
 from tests.scoring.factories import PlayerFactory
-from tests.tournaments.factories import add_stage, tournament_ready
+from tests.tournaments.factories import (
+    EntryFactory,
+    TournamentFactory,
+    add_stage,
+    tournament_ready,
+)
 from tests.tournaments.helpers import win_game, win_match
 from tournaments.models import Match, PlayerRating, RatingChange, Tournament
 from tournaments.services import (
+    checkin_process,
     entry_substitute_add,
     match_forfeit,
     match_sync,
     ratings_update_for_match,
     stage_start,
+    tournament_update,
 )
 
 pytestmark = pytest.mark.django_db
@@ -93,6 +100,7 @@ def test_a_forfeit_over_a_played_result_takes_its_rating_back(
             actor=None,
             loser_id=middle.home_id,
             expected_version=middle.version,
+            overturn_result=True,
         )
     assert not RatingChange.objects.filter(match=middle).exists()
     assert RatingChange.objects.count() == 4 * (len(matches) - 1)
@@ -148,7 +156,131 @@ def test_a_substitute_for_half_the_match_leaves_the_registered_player_rated(
     assert not RatingChange.objects.filter(player_id=sub).exists()
 
 
-def test_a_private_tournament_leaves_the_rating_history_of_anyone_but_its_directors(
+def private_match_between(capture: Any, matches: list[Match], after: int) -> Match:
+    """A private tournament's final between the first match's two teams, won by the away
+    team, finished between ``matches[after]`` and the match after it."""
+    home, away = matches[0].home.team, matches[0].away.team
+    tournament = TournamentFactory(status=Tournament.Status.CHECK_IN, public=False)
+    for team in (home, away):
+        EntryFactory(tournament=tournament, team=team, checked_in=True)
+    checkin_process(tournament_id=tournament.pk, actor=tournament.organiser)
+    stage = add_stage(tournament, "single_elim")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    with capture(execute=True):
+        final = win_match(Match.objects.get(stage=stage), "away")
+    first, then = matches[after].finished_at, matches[after + 1].finished_at
+    assert first is not None
+    assert then is not None
+    between = first + (then - first) / 2
+    Match.objects.filter(pk=final.pk).update(finished_at=between)
+    return Match.objects.select_related("stage__tournament").get(pk=final.pk)
+
+
+def figures_shown(player: int) -> dict[str, Any]:
+    """What anyone signed out sees of a player's rating: on the API, /ratings/ and the player
+    page."""
+    anyone = APIClient()
+    answer = anyone.get(f"/api/v1/ratings/{player}/").json()
+    listed = {r["player"]: r["matches"] for r in anyone.get("/api/v1/ratings/").json()["results"]}
+    page = Client().get(reverse("tournaments:player-detail", args=[player])).content.decode()
+    table = Client().get(reverse("tournaments:rating-list")).context["ranked"]
+    return {
+        "api_matches": answer["current"]["matches"],
+        "api_history": len(answer["history"]),
+        "api_last": round(answer["history"][-1]["ordinal_after"], 6),
+        "api_now": round(answer["current"]["ordinal"], 6),
+        "listed": listed[player],
+        "table": next(r.matches for _, r in table if r.player_id == player),
+        "page": page.count("/matches/"),
+        "page_says": f"after {answer['current']['matches']} rated matches" in page,
+    }
+
+
+def test_only_public_tournaments_rate_and_a_change_of_visibility_rates_in_place(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    matches = played_round_robin(django_capture_on_commit_callbacks)
+    public_order = [m.pk for m in matches]
+    before = ratings()
+    final = private_match_between(django_capture_on_commit_callbacks, matches, after=1)
+    tournament = final.stage.tournament
+    assert final.state == Match.State.COMPLETE
+    assert not RatingChange.objects.filter(match=final).exists()  # rates nobody
+    assert ratings() == before
+    player = matches[0].home.team.player_one_id
+    shown = figures_shown(player)
+    played = RatingChange.objects.filter(player_id=player).count()
+    assert shown == {
+        "api_matches": played,
+        "api_history": played,
+        "api_last": shown["api_now"],
+        "api_now": shown["api_now"],
+        "listed": played,
+        "table": played,
+        "page": played,
+        "page_says": True,
+    }
+
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_update(
+            tournament_id=tournament.pk,
+            actor=tournament.organiser,
+            expected_version=tournament.version,
+            changes={"public": True},
+        )
+    in_place = [*public_order[:2], final.pk, *public_order[2:]]
+    made_public = ratings()
+    assert RatingChange.objects.filter(match=final).count() == 4
+    history = list(
+        RatingChange.objects.filter(player_id=player)
+        .order_by("created_at", "id")
+        .values_list("match_id", flat=True)
+    )
+    assert history == [m for m in in_place if m in set(history)]  # in its place in time
+    shown = figures_shown(player)
+    assert shown["api_matches"] == shown["api_history"] == shown["page"] == played + 1
+    assert shown["listed"] == shown["table"] == played + 1
+    assert shown["api_last"] == shown["api_now"]
+    assert made_public == replayed(in_place)
+
+    tournament.refresh_from_db()
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_update(
+            tournament_id=tournament.pk,
+            actor=tournament.organiser,
+            expected_version=tournament.version,
+            changes={"public": False},
+        )
+    assert not RatingChange.objects.filter(match=final).exists()
+    assert ratings() == before == replayed(public_order)
+    assert figures_shown(player)["api_matches"] == played
+
+
+def test_a_player_rated_only_in_a_tournament_made_private_has_no_rating(
+    django_capture_on_commit_callbacks: Any,
+) -> None:
+    matches = played_round_robin(django_capture_on_commit_callbacks)
+    tournament = matches[0].stage.tournament
+    player = matches[0].home.team.player_one_id
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_update(
+            tournament_id=tournament.pk,
+            actor=tournament.organiser,
+            expected_version=tournament.version,
+            changes={"public": False},
+        )
+    assert not RatingChange.objects.exists()
+    assert not PlayerRating.objects.exists()  # no rated match, no rating
+    anyone, director = APIClient(), APIClient()
+    director.force_authenticate(tournament.organiser)
+    assert anyone.get(f"/api/v1/ratings/{player}/").status_code == 404
+    assert director.get(f"/api/v1/ratings/{player}/").status_code == 404
+    assert anyone.get("/api/v1/ratings/").json()["results"] == []
+    page = Client().get(reverse("tournaments:player-detail", args=[player])).content.decode()
+    assert "No rated matches yet." in page
+
+
+def test_a_tournament_made_private_through_the_api_takes_its_ratings_out(
     django_capture_on_commit_callbacks: Any,
 ) -> None:
     matches = played_round_robin(django_capture_on_commit_callbacks)
@@ -157,19 +289,33 @@ def test_a_private_tournament_leaves_the_rating_history_of_anyone_but_its_direct
     url = f"/api/v1/ratings/{player}/"
     anyone, director = APIClient(), APIClient()
     director.force_authenticate(tournament.organiser)
-    before = anyone.get(url).json()["history"]
-    assert {h["tournament"] for h in before} == {tournament.slug}
-    private = director.patch(
-        f"/api/v1/tournaments/{tournament.slug}/",
-        {"public": False},
-        format="json",
-        HTTP_IF_MATCH=f'"{tournament.version}"',
-    )
+    before = anyone.get(url).json()
+    assert {h["tournament"] for h in before["history"]} == {tournament.slug}
+    with django_capture_on_commit_callbacks(execute=True):
+        private = director.patch(
+            f"/api/v1/tournaments/{tournament.slug}/",
+            {"public": False},
+            format="json",
+            HTTP_IF_MATCH=f'"{tournament.version}"',
+        )
     assert private.status_code == 200
+    assert anyone.get(url).status_code == 404  # rated by nothing anyone can see
+    assert director.get(url).status_code == 404
+    with django_capture_on_commit_callbacks(execute=True):
+        public = director.patch(
+            f"/api/v1/tournaments/{tournament.slug}/",
+            {"public": True},
+            format="json",
+            HTTP_IF_MATCH=private["ETag"],
+        )
+    assert public.status_code == 200
     after = anyone.get(url).json()
-    assert after["history"] == []
-    assert after["current"]["matches"] == len(before)  # the rating itself stays whole
-    assert director.get(url).json()["history"] == before
+
+    def figures(answer: dict[str, Any]) -> list[Any]:
+        changes = [(h["match"], round(h["ordinal_after"], 9)) for h in answer["history"]]
+        return [answer["current"]["matches"], round(answer["current"]["ordinal"], 9), changes]
+
+    assert figures(after) == figures(before)  # rated again, in the same place
 
 
 def test_player_and_team_pages_leave_out_a_private_tournament(

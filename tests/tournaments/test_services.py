@@ -334,6 +334,7 @@ def test_changing_a_result_with_later_matches_played_needs_a_confirmed_reset() -
             actor=tournament.organiser,
             loser_id=semi.home_id,
             expected_version=semi.version,
+            overturn_result=True,
         )
     assert info.value.code == "dependents_played"
     assert "W2-1" in info.value.message
@@ -343,12 +344,56 @@ def test_changing_a_result_with_later_matches_played_needs_a_confirmed_reset() -
         loser_id=semi.home_id,
         expected_version=semi.version,
         confirm_reset=True,
+        overturn_result=True,
     )
     final.refresh_from_db()
     assert final.state == Match.State.READY
     assert final.home_id == semi.away_id
     assert final.winner_id is None
     assert MatchGame.objects.filter(match=final, discarded=True).count() == 1
+
+
+def test_a_forfeit_over_a_result_decided_by_play_is_refused_unless_it_overturns_it() -> None:
+    tournament = tournament_ready(4, match_games=3)
+    stage = add_stage(tournament, "single_elim")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    semi = win_match(Match.objects.get(stage=stage, key="W1-1"), "home")
+    assert (semi.state, semi.home_games, semi.away_games) == (Match.State.COMPLETE, 2, 0)
+    final = Match.objects.get(stage=stage, key="W2-1")
+    assert final.home_id == semi.home_id
+    with pytest.raises(Conflict) as info:
+        match_forfeit(
+            match_id=semi.pk,
+            actor=tournament.organiser,
+            loser_id=semi.home_id,
+            expected_version=semi.version,
+            confirm_reset=True,
+        )
+    assert info.value.code == "decided_by_play"
+    winner = semi.home.team.name
+    assert f"({winner} beat {semi.away.team.name} 2-0 on games)" in info.value.message
+    assert "overturns the played result" in info.value.message
+    assert list(info.value.fields) == ["overturn_result"]
+    assert Match.objects.get(pk=semi.pk).version == semi.version  # nothing written
+    assert Match.objects.get(pk=final.pk).home_id == semi.home_id
+    overturned = match_forfeit(
+        match_id=semi.pk,
+        actor=tournament.organiser,
+        loser_id=semi.home_id,
+        expected_version=semi.version,
+        overturn_result=True,
+    )
+    assert (overturned.forfeit, overturned.winner_id) == (True, semi.away_id)
+    assert set(MatchGame.objects.filter(match=semi).values_list("discarded", flat=True)) == {True}
+    assert Match.objects.get(pk=final.pk).home_id == semi.away_id
+    # a forfeit already awarded, not decided by play, may be turned round
+    again = match_forfeit(
+        match_id=semi.pk,
+        actor=tournament.organiser,
+        loser_id=semi.away_id,
+        expected_version=overturned.version,
+    )
+    assert again.winner_id == semi.home_id
 
 
 def test_a_held_result_change_waits_for_the_director() -> None:

@@ -361,7 +361,17 @@ class ForfeitSerializer(serializers.Serializer[Any]):
     loser = serializers.IntegerField(
         min_value=1, max_value=ID_MAX, help_text="The entry that forfeits."
     )
-    confirm_reset = serializers.BooleanField(required=False, default=False)
+    confirm_reset = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Re-open the later matches this result decided, already played.",
+    )
+    overturn_result = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Overturn a result already decided by play: its games are set aside. "
+        "Without it a forfeit of such a match is refused (409 decided_by_play).",
+    )
 
 
 # ------------------------------------------------------------------------------ standings

@@ -550,6 +550,7 @@ class MatchViewSet(mixins.ListModelMixin, JsonApiViewSet):
             actor=_actor(request),
             loser_id=serializer.validated_data["loser"],
             confirm_reset=serializer.validated_data["confirm_reset"],
+            overturn_result=serializer.validated_data["overturn_result"],
             expected_version=expected_version(request),
         )
         return self._match_response(request, int(pk))

@@ -13,7 +13,11 @@ from tournaments.services.matches import (
     match_sync,
     match_sync_for_game,
 )
-from tournaments.services.ratings import ratings_update_for_match, team_strength
+from tournaments.services.ratings import (
+    ratings_update_for_match,
+    ratings_update_for_tournament,
+    team_strength,
+)
 from tournaments.services.stages import (
     stage_advance,
     stage_create,
@@ -44,6 +48,7 @@ from tournaments.services.tournaments import (
     tournament_director_remove,
     tournament_open_check_in,
     tournament_open_registration,
+    tournament_public_follow,
     tournament_update,
 )
 
@@ -68,6 +73,7 @@ __all__ = [
     "match_sync",
     "match_sync_for_game",
     "ratings_update_for_match",
+    "ratings_update_for_tournament",
     "stage_advance",
     "stage_create",
     "stage_create_check",
@@ -85,5 +91,6 @@ __all__ = [
     "tournament_finish",
     "tournament_open_check_in",
     "tournament_open_registration",
+    "tournament_public_follow",
     "tournament_update",
 ]

@@ -457,8 +457,16 @@ def match_forfeit(
     loser_id: int,
     expected_version: int,
     confirm_reset: bool = False,
+    overturn_result: bool = False,
 ) -> Match:
-    """A director awards the match to the other entry (a no-show, a team that left)."""
+    """A director awards the match to the other entry (a no-show, a team that left).
+
+    A match already decided by play keeps its result: a forfeit over it is refused
+    (:class:`Conflict`, ``decided_by_play``) unless ``overturn_result`` says the director
+    overturns the played result, whose games are then set aside (kept, not counted). A match
+    being played, or awarded by forfeit already, is forfeited as asked. ``confirm_reset``
+    confirms that later matches the result decided, already played, are re-opened.
+    """
     with transaction.atomic():
         stage, match = _lock(match_id)
         require_director(stage.tournament, actor)
@@ -470,12 +478,52 @@ def match_forfeit(
             )
         if loser_id not in (match.home_id, match.away_id):
             raise invalid("loser", f"entry {loser_id} does not play this match.")
+        _refuse_if_game_in_progress(match)
+        decided = match.state == State.COMPLETE and not match.forfeit
+        if decided and not overturn_result:
+            raise _decided_by_play(match)
         winner = match.away_id if loser_id == match.home_id else match.home_id
         outcome = MatchOutcome(State.COMPLETE, winner, forfeit=True)
-        return _apply(stage, match, outcome, confirm_reset=confirm_reset)
+        forfeited = _apply(stage, match, outcome, confirm_reset=confirm_reset)
+        if decided:
+            MatchGame.objects.filter(match=match, discarded=False).update(
+                discarded=True, discarded_reason="Result overturned: match awarded by forfeit."
+            )
+        return forfeited
+
+
+def _decided_by_play(match: Match) -> Conflict:
+    """The refusal of a forfeit over a result decided by play, saying what was played and
+    how to overturn it anyway."""
+    home = match.home.team.name if match.home else "?"
+    away = match.away.team.name if match.away else "?"
+    if match.winner_id is None:
+        result = f"{home} and {away} drew it"
+    else:
+        won, lost = (home, away) if match.winner_id == match.home_id else (away, home)
+        games = sorted((match.home_games, match.away_games), reverse=True)
+        result = f"{won} beat {lost} {games[0]}-{games[1]} on games"
+    reason = (
+        f"the match was decided by play ({result}): a forfeit would overturn that result. "
+        "To award it by forfeit all the same, use the forfeit that overturns the played "
+        "result (its games are then set aside); to change the result of play, correct the "
+        "hands of its games instead."
+    )
+    return Conflict(
+        reason[0].upper() + reason[1:], code="decided_by_play", fields={"overturn_result": [reason]}
+    )
 
 
 # ------------------------------------------------------------------------------ games
+def _refuse_if_game_in_progress(match: Match) -> None:
+    """Refuse (409 ``game_in_progress``) to start another game of ``match`` or decide it by
+    forfeit while one of its counted games is still being played: that game would go on
+    after the match, and could finish with the other side winning."""
+    if match.match_games.filter(discarded=False, game__status=Game.Status.IN_PROGRESS).exists():
+        message = "A game of this match is still being played; finish or end it first."
+        raise Conflict(message, code="game_in_progress")
+
+
 def match_game_start(
     *,
     match_id: int,
@@ -499,12 +547,7 @@ def match_game_start(
                 code="match_not_ready",
             )
         assert match.away is not None  # noqa: S101 - a ready match has both entries
-        counted = list(match.match_games.filter(discarded=False).select_related("game"))
-        if any(link.game.status == Game.Status.IN_PROGRESS for link in counted):
-            raise Conflict(
-                "A game of this match is still being played; finish or end it first.",
-                code="game_in_progress",
-            )
+        _refuse_if_game_in_progress(match)
         seat_players: list[Player] | None = None
         substitutes: dict[int, Team] = {}
         if seats is not None:

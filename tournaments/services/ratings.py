@@ -1,15 +1,21 @@
-"""Player ratings: OpenSkill (Plackett-Luce), one update per finished match, with history."""
+"""Player ratings: OpenSkill (Plackett-Luce), one update per finished match, with history.
+
+Only the matches of public tournaments are rated: a private tournament rates nobody, so every
+figure the public sees (a rating, its number of matches, its history) comes from matches the
+public can see. A tournament made public has its matches rated in their place in time, one made
+private has them taken out, and the matches rated after them are rated again.
+"""
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from django.db import IntegrityError, transaction
-from django.db.models import Min, Subquery
+from django.db.models import Min, Q, Subquery
 from django.utils import timezone
 from openskill.models import PlackettLuce
 
-from tournaments.models import Match, PlayerRating, RatingChange
+from tournaments.models import Match, PlayerRating, RatingChange, Tournament
 
 MODEL = PlackettLuce()
 DEFAULT = MODEL.rating()
@@ -36,9 +42,9 @@ def ratings_update_for_match(*, match_id: int) -> bool:
     A newly finished match is rated once, after the matches rated before it. A match
     already rated whose result has since changed (another winner, a forfeit, a reset) is
     re-rated in its place: every rating change from that match on is taken back and the
-    matches are rated again, in the same order, from what they hold now. Byes, forfeits and
-    unfinished matches rate nobody. Running this twice changes nothing. Returns whether
-    ratings moved.
+    matches are rated again, in the same order, from what they hold now. Byes, forfeits,
+    unfinished matches and the matches of a private tournament rate nobody. Running this twice
+    changes nothing. Returns whether ratings moved.
     """
     try:
         with transaction.atomic():
@@ -54,9 +60,11 @@ def _players(match: Match) -> tuple[tuple[int, int], tuple[int, int]] | None:
     Those who played it: on each side, the two players who sat in most of its counted games
     (the home side sits as team A, seats 0 and 2), a registered player before a substitute
     who sat in as many, so a substitute is rated only for a match they played most of. A
-    match with no game recorded rates its entries' registered players."""
+    match with no game recorded rates its entries' registered players. A match of a private
+    tournament rates nobody."""
     if (
-        match.state != Match.State.COMPLETE
+        not match.stage.tournament.public
+        or match.state != Match.State.COMPLETE
         or match.bye
         or match.forfeit
         or match.home is None
@@ -114,7 +122,7 @@ def _lock_ratings(players: set[int]) -> dict[int, PlayerRating]:
 def _matches(ids: set[int]) -> dict[int, Match]:
     """The matches with their entries' teams and their games (for who sat in them)."""
     return (
-        Match.objects.select_related("home__team", "away__team")
+        Match.objects.select_related("stage__tournament", "home__team", "away__team")
         .prefetch_related("match_games__game")
         .in_bulk(ids)
     )
@@ -129,26 +137,99 @@ def _update(match_id: int) -> bool:
     if rated == expected:
         return False
     if not rated:
+        later = _first_change_after([match])
+        if later is not None:
+            # Matches that finished after it are rated already (a task run late): it goes in
+            # its place in time, and those matches are rated again.
+            _rerate_from(later, [match])
+            return True
         locked = _lock_ratings(set(expected))
         if RatingChange.objects.filter(match_id=match_id).exists():
             return False
         _rate(match, locked, timezone.now())
         _save_ratings(locked.values())
         return True
-    _rerate_from(match_id)
+    _rerate_from(Subquery(_first_change(match_id)))
     return True
 
 
-def _rerate_from(match_id: int) -> None:
-    """Take back every rating change from ``match_id``'s on, and rate those matches again
-    in the order they were first rated, as they stand now."""
-    order = list(
-        RatingChange.objects.values("match_id")
-        .annotate(first=Min("id"))
-        .filter(first__gte=Subquery(_first_change(match_id)))
-        .order_by("first")
-        .values_list("match_id", flat=True)
+def ratings_update_for_tournament(*, tournament_id: int) -> bool:
+    """Bring the ratings in line with every match of one tournament, idempotently (after its
+    ``public`` flag changed).
+
+    A public tournament's finished matches not yet rated are rated in their place in time
+    (by when they finished) among the matches already rated; a private tournament's rated
+    matches are taken out of the ratings. Either way every match rated after the first one
+    changed is rated again, in the same order, as it stands now. Returns whether ratings
+    moved.
+    """
+    try:
+        with transaction.atomic():
+            return _update_tournament(tournament_id)
+    except IntegrityError:
+        # A concurrent run rated one of these matches first.
+        return False
+
+
+def _update_tournament(tournament_id: int) -> bool:
+    if not Tournament.objects.filter(pk=tournament_id).exists():
+        return False
+    ids = set(
+        Match.objects.filter(stage__tournament_id=tournament_id)
+        .filter(Q(state=Match.State.COMPLETE) | Q(rating_changes__isnull=False))
+        .values_list("pk", flat=True)
     )
+    matches = _matches(ids)
+    rated: dict[int, dict[int, str]] = {}
+    for mid, pid, result in RatingChange.objects.filter(match_id__in=ids).values_list(
+        "match_id", "player_id", "result"
+    ):
+        rated.setdefault(mid, {})[pid] = result
+    stale = [mid for mid, changes in rated.items() if changes != _expected(matches[mid])]
+    new = sorted(
+        (m for mid, m in matches.items() if mid not in rated and _expected(m)),
+        key=_finished_order,
+    )
+    if not stale and not new:
+        return False
+    starts = [
+        RatingChange.objects.filter(match_id__in=stale).aggregate(first=Min("id"))["first"],
+        _first_change_after(new),
+    ]
+    known = [start for start in starts if start is not None]
+    _rerate_from(min(known) if known else None, new)
+    return True
+
+
+def _finished_order(match: Match) -> tuple[Any, int]:
+    return (match.finished_at or timezone.now(), match.pk)
+
+
+def _first_change_after(matches: Sequence[Match]) -> int | None:
+    """The first rating change of the matches rated that finished after the first of
+    ``matches`` finished: where ``matches`` go in, in their place in time."""
+    finished = [m.finished_at for m in matches if m.finished_at is not None]
+    if not finished:
+        return None
+    later = RatingChange.objects.filter(match__finished_at__gt=min(finished))
+    found = later.exclude(match_id__in=[m.pk for m in matches]).aggregate(first=Min("id"))
+    return found["first"]  # type: ignore[no-any-return]
+
+
+def _rerate_from(start: Any, inserted: Sequence[Match] = ()) -> None:
+    """Take back every rating change from the change ``start`` on (an id, or a query of one;
+    None: take back nothing), and rate those matches again in the order they were first
+    rated, as they stand now, with the matches ``inserted`` (never rated, in the order they
+    finished) each put in before the first of them that finished after it."""
+    order: list[int] = []
+    if start is not None:
+        order = list(
+            RatingChange.objects.values("match_id")
+            .annotate(first=Min("id"))
+            .filter(first__gte=start)
+            .order_by("first")
+            .values_list("match_id", flat=True)
+        )
     undone = list(
         RatingChange.objects.filter(match_id__in=order)
         .order_by("id")
@@ -156,7 +237,7 @@ def _rerate_from(match_id: int) -> None:
     )
     matches = _matches(set(order))
     players = {row["player_id"] for row in undone}
-    for match in matches.values():
+    for match in [*matches.values(), *inserted]:
         players |= set(_expected(match))
     locked = _lock_ratings(players)
     restored: set[int] = set()
@@ -168,10 +249,25 @@ def _rerate_from(match_id: int) -> None:
         rating.matches -= 1
     RatingChange.objects.filter(match_id__in=order).delete()
     now = timezone.now()
-    for mid in order:
-        if mid in matches:
-            _rate(matches[mid], locked, now)
+    for match in _in_place([matches[mid] for mid in order if mid in matches], inserted):
+        _rate(match, locked, now)
     _save_ratings(locked.values())
+
+
+def _in_place(rated: Sequence[Match], inserted: Sequence[Match]) -> list[Match]:
+    """``rated`` in their order, each of ``inserted`` (in the order they finished) put in
+    before the first of ``rated`` that finished after it."""
+    merged: list[Match] = []
+    waiting = sorted(inserted, key=_finished_order)
+    for match in rated:
+        while (
+            waiting
+            and match.finished_at is not None
+            and _finished_order(waiting[0]) < _finished_order(match)
+        ):
+            merged.append(waiting.pop(0))
+        merged.append(match)
+    return merged + waiting
 
 
 def _first_change(match_id: int) -> Any:
@@ -209,7 +305,14 @@ def _rate(match: Match, locked: dict[int, PlayerRating], now: Any) -> None:
 
 
 def _save_ratings(rows: Iterable[PlayerRating]) -> None:
+    """Store the ratings moved; a player left with no rated match (theirs taken out) has no
+    rating any more."""
+    unrated = []
     for row in rows:
+        if row.matches <= 0:
+            unrated.append(row.pk)
+            continue
         PlayerRating.objects.filter(pk=row.pk).update(
             mu=row.mu, sigma=row.sigma, matches=row.matches, updated_at=timezone.now()
         )
+    PlayerRating.objects.filter(pk__in=unrated).delete()

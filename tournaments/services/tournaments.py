@@ -199,11 +199,12 @@ def tournament_update(
         tournament.ruleset_preset, tournament.ruleset = _ruleset_json(
             changes.get("ruleset_preset", ""), changes.get("ruleset")
         )
+    was_public = tournament.public
     for name in ("name", "venue", "starts_on", "ends_on", "public"):
         if name in changes:
             setattr(tournament, name, changes[name])
-    if "public" in changes:
-        match_games_follow(tournament=tournament)
+    if tournament.public != was_public:
+        tournament_public_follow(tournament=tournament)
     for name in ("substitutes_allowed", "seed_by_rating", "match_format", "match_games"):
         if name in changes:
             setattr(tournament, name, changes[name])
@@ -270,6 +271,16 @@ def match_games_follow(*, tournament: Tournament) -> None:
         games=Game.objects.filter(match_link__match__stage__tournament=tournament),
         public=tournament.public,
     )
+
+
+def tournament_public_follow(*, tournament: Tournament) -> None:
+    """After the tournament's ``public`` flag changed: its match games become as public as
+    it is, and, once the change commits, its matches are rated in their place in time (made
+    public) or taken out of the ratings (made private): only public matches are rated."""
+    match_games_follow(tournament=tournament)
+    from tournaments.tasks import ratings_update_tournament
+
+    ratings_update_tournament.delay_on_commit(tournament.pk)  # type: ignore[attr-defined]
 
 
 def _locked(tournament_id: int) -> Tournament:
