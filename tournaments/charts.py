@@ -89,19 +89,53 @@ def _layout_side(
     return placed, bottom - top
 
 
+def _bye_slots(document: Mapping[str, Any]) -> dict[str, tuple[bool, ...]]:
+    """Per match, which of its slots no entry will ever fill: a bye, the loser of a match
+    played against a bye, the winner of a match between two byes. A slot waiting on a match
+    still to be played is not one of them, even in a match a bye has already decided."""
+    matches = {
+        item["key"]: item
+        for side in document["sides"]
+        for rnd in side["rounds"]
+        for item in rnd["matches"]
+    }
+    byes: dict[str, tuple[bool, ...]] = {}
+
+    def of(key: str) -> tuple[bool, ...]:
+        if key not in byes:
+            flags = []
+            for slot in matches[key]["slots"]:
+                source = slot["source"]
+                feeder = source.get("match")
+                if source["kind"] == "bye":
+                    flags.append(True)
+                elif source["kind"] in ("winner", "loser") and feeder in matches:
+                    empty = of(feeder)
+                    flags.append(all(empty) if source["kind"] == "winner" else any(empty))
+                else:
+                    flags.append(False)
+            byes[key] = tuple(flags)
+        return byes[key]
+
+    for key in matches:
+        of(key)
+    return byes
+
+
 def _slot_text(
     slot: Mapping[str, Any],
     names: Mapping[Any, str],
     translate: Translate,
     *,
-    void: bool = False,
+    bye: bool = False,
 ) -> tuple[str, str]:
-    """(text, css class) for one slot; an empty slot of a void match is a bye."""
+    """(text, css class) for one slot: its entry, else a bye, else where its entry comes
+    from ("Seed 3", "Winner W1-2", "Loser W1-2")."""
     entry = slot.get("entry")
     if entry is not None:
         return names.get(entry) or slot.get("name") or str(entry), "name"
     kind = slot["source"]["kind"]
-    if kind == "bye" or void:
+    if kind == "bye" or bye:
         return translate("Bye"), "bye"
     if kind == "seed":
         return f"{translate('Seed')} {slot['source']['seed']}", "bye"
@@ -119,6 +153,8 @@ def _draw_match(
     extra: MatchExtra | None,
     highlight: object | None,
     translate: Translate,
+    *,
+    byes: Sequence[bool] = (),
 ) -> str:
     match = placed.match
     x, y = placed.x, placed.y
@@ -137,7 +173,8 @@ def _draw_match(
         title += f" · {translate('Table')} {extra.table}"
     parts.append(f"<title>{escape(title)}</title>")
     for index, slot in enumerate(match["slots"]):
-        text, css = _slot_text(slot, names, translate, void=match["status"] == "void")
+        bye = index < len(byes) and byes[index]
+        text, css = _slot_text(slot, names, translate, bye=bye)
         entry = slot.get("entry")
         slot_classes = ["slot"]
         if match.get("winner_slot") == index:
@@ -248,8 +285,10 @@ def bracket_svg(
             feeder = placed[key]
             if feeder.match["side"] == target.match["side"] or target.match["side"] == "final":
                 parts.append(_link(feeder, target, slot))
+    byes = _bye_slots(document)
     parts.extend(
-        _draw_match(p, names, extras.get(key), highlight, translate) for key, p in placed.items()
+        _draw_match(p, names, extras.get(key), highlight, translate, byes=byes.get(key, ()))
+        for key, p in placed.items()
     )
     parts.append("</svg>")
     return "".join(parts)

@@ -99,11 +99,12 @@ class TournamentOverview:
 
 
 def tournament_overview(tournament: Tournament) -> TournamentOverview:
-    """The tournament page: stages, entries in seed order, match counts by state, placements."""
+    """The tournament page: stages, entries (the seeded ones by seed, then the others in the
+    order they registered), match counts by state, every placing."""
     stages = list(tournament.stages.order_by("order"))
     entries = list(
         tournament.entries.select_related("team__player_one", "team__player_two").order_by(
-            "seed", "id"
+            F("seed").asc(nulls_last=True), "registered_at", "id"
         )
     )
     counts = dict(
@@ -112,7 +113,8 @@ def tournament_overview(tournament: Tournament) -> TournamentOverview:
         .annotate(n=Count("id"))
         .values_list("state", "n")
     )
-    placed = sorted((e for e in entries if e.final_place), key=lambda e: (e.final_place, e.seed))
+    # entries are in seed order already: a shared place lists the better seed first
+    placed = sorted((e for e in entries if e.final_place), key=lambda e: e.final_place or 0)
     return TournamentOverview(tournament, stages, entries, counts, placed)
 
 
@@ -274,6 +276,32 @@ def match_game_rows(match: Match) -> list[MatchGameRow]:
             played = f"{game.team_a.name} {game.score_a}-{game.score_b} {game.team_b.name}"
             rows.append(MatchGameRow(link, None, None, played))
     return rows
+
+
+@dataclass(frozen=True)
+class MatchDirectorActions:
+    """What a director is offered on a match's page, besides starting its next game: a
+    forfeit while the match is still to be decided by play (or already decided by one, to
+    give it to the other team), and, when the match holds a result change that waits for a
+    director, confirming that change or keeping the result as it stands."""
+
+    forfeit: bool
+    held: bool
+
+    @property
+    def any(self) -> bool:
+        return self.forfeit or self.held
+
+
+def match_director_actions(match: Match) -> MatchDirectorActions:
+    """The actions of :class:`MatchDirectorActions` open on ``match`` (no query: what
+    :func:`match_detail` fetched). A finished tournament's results stand: none."""
+    if match.stage.tournament.status == Tournament.Status.FINISHED:
+        return MatchDirectorActions(forfeit=False, held=False)
+    both = match.home_id is not None and match.away_id is not None and not match.bye
+    open_ = match.state in (Match.State.READY, Match.State.IN_PROGRESS)
+    forfeit = both and (open_ or (match.state == Match.State.COMPLETE and match.forfeit))
+    return MatchDirectorActions(forfeit=forfeit, held=bool(match.held_reason))
 
 
 # ------------------------------------------------------------------------------ bracket

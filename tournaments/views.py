@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlencode
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseForbidden
@@ -31,7 +32,7 @@ from scoring.charts import RatingPoint, rating_history_svg
 from scoring.engine import EngineError
 from scoring.models import Game
 from scoring.views import forbidden, qr_svg
-from tarabish_site.api.errors import ApplicationError
+from tarabish_site.api.errors import ApplicationError, Conflict, PreconditionFailed
 from tournaments import selectors, services
 from tournaments.charts import MatchExtra, bracket_svg
 from tournaments.models import Match, Stage, Standing, Tournament
@@ -354,9 +355,16 @@ def _match_or_404(request: HttpRequest, pk: int) -> Match:
 
 @require_GET
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    match = _match_or_404(request, pk)
+    return _match_page(request, _match_or_404(request, pk))
+
+
+def _match_page(
+    request: HttpRequest, match: Match, *, error: str = "", status: int = 200
+) -> HttpResponse:
+    """The match's page; ``error`` says why a director's action on it was refused."""
     links = selectors.match_game_rows(match)
     tournament = match.stage.tournament
+    can_direct = selectors.tournament_directed_by(tournament, request.user)
     return render(
         request,
         "tournaments/match.html",
@@ -364,10 +372,204 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "match": match,
             "tournament": tournament,
             "links": links,
-            "can_direct": selectors.tournament_directed_by(tournament, request.user),
+            "can_direct": can_direct,
+            "actions": selectors.match_director_actions(match) if can_direct else None,
+            "action_error": error,
             "playing": any(row.link.game.status == Game.Status.IN_PROGRESS for row in links),
         },
+        status=status,
     )
+
+
+# ------------------------------------------------------------------------------ director's acts
+
+
+@dataclass(frozen=True)
+class MatchAct:
+    """A director's act on a match as its confirmation asks about it: what it does, the
+    button that does it, the form's fields sent again with the confirmation, and what the
+    match page says once it is done."""
+
+    title: str
+    consequence: str
+    button: str
+    fields: dict[str, str]
+    done: str
+    warning: str = ""
+
+
+class ActRefused(Exception):
+    """The act's form says something the page cannot act on (a field missing or wrong)."""
+
+
+def _team(entry: Any) -> str:
+    return entry.team.name if entry is not None else _("to be decided")
+
+
+def _forfeit_act(match: Match, data: Mapping[str, str]) -> MatchAct:
+    side = data.get("loser", "")
+    if side not in ("home", "away"):
+        raise ActRefused(_("Which team forfeits: choose one of the two teams."))
+    loser, winner = (match.home, match.away) if side == "home" else (match.away, match.home)
+    names = {"winner": _team(winner), "loser": _team(loser)}
+    reset = data.get("confirm_reset") == "yes"
+    fields = {"loser": side, **({"confirm_reset": "yes"} if reset else {})}
+    return MatchAct(
+        title=_("Forfeit: %(loser)s") % names,
+        consequence=_(
+            "%(loser)s forfeits: %(winner)s wins the match. Games of this match no longer "
+            "decide it."
+        )
+        % names,
+        button=_("Forfeit and re-open those matches") if reset else _("Confirm the forfeit"),
+        fields=fields,
+        done=_("%(winner)s won the match by forfeit.") % names,
+    )
+
+
+def _reset_act(match: Match, data: Mapping[str, str]) -> MatchAct:
+    return MatchAct(
+        title=_("Confirm the changed result"),
+        consequence=_(
+            "The match takes the result its games now give. Later matches that depended on "
+            "it re-open, and the games already played in them no longer count."
+        ),
+        button=_("Confirm the change"),
+        fields={},
+        done=_("The changed result stands; later matches re-opened."),
+        warning=match.held_reason,
+    )
+
+
+def _keep_act(match: Match, data: Mapping[str, str]) -> MatchAct:
+    return MatchAct(
+        title=_("Keep the result as it stands"),
+        consequence=_(
+            "The match keeps the result it shows (%(home)s %(home_games)s, %(away)s "
+            "%(away_games)s) and the note that it waits for a director goes. Later matches "
+            "are left as they are."
+        )
+        % {
+            "home": _team(match.home),
+            "away": _team(match.away),
+            "home_games": match.home_games,
+            "away_games": match.away_games,
+        },
+        button=_("Keep the result"),
+        fields={},
+        done=_("The result stands as it was."),
+        warning=match.held_reason,
+    )
+
+
+def _director_act(
+    request: HttpRequest,
+    pk: int,
+    describe: Callable[[Match, Mapping[str, str]], MatchAct],
+    perform: Callable[[Match, Mapping[str, str], int], object],
+) -> HttpResponse:
+    """A director's act on a match, through its service: first a page asking to confirm,
+    then, confirmed, the act; a refusal is shown on the match's page, named."""
+    match = _match_or_404(request, pk)
+    back = reverse("tournaments:match-detail", args=[pk])
+    if not selectors.tournament_directed_by(match.stage.tournament, request.user):
+        return forbidden(
+            request,
+            _("Only this tournament's directors can do this."),
+            back,
+            _("Back to the match"),
+        )
+    version = request.POST.get("version", "")
+    try:
+        if not version.isdigit():
+            raise ActRefused(_("The form did not say which version of the match it was for."))
+        act = describe(match, request.POST)
+    except ActRefused as exc:
+        return _match_page(request, match, error=str(exc), status=400)
+    if request.POST.get("confirmed") != "yes":
+        return _confirm_page(request, match, act, version, request.path)
+    try:
+        perform(match, request.POST, int(version))
+    except PreconditionFailed:
+        changed = _("This match changed while you were deciding: here it is as it is now.")
+        return _match_page(request, _match_or_404(request, pk), error=changed, status=412)
+    except Conflict as exc:
+        if exc.code == "dependents_played" and "confirm_reset" not in act.fields:
+            again = describe(match, {**request.POST.dict(), "confirm_reset": "yes"})
+            act = replace(again, warning=exc.message)
+            return _confirm_page(request, match, act, version, request.path, status=409)
+        return _match_page(request, _match_or_404(request, pk), error=exc.message, status=409)
+    except (EngineError, ApplicationError) as exc:
+        message = exc.message if isinstance(exc, ApplicationError) else str(exc)
+        status = getattr(exc, "status", 400)
+        return _match_page(request, _match_or_404(request, pk), error=message, status=status)
+    messages.success(request, act.done)
+    return redirect(back)
+
+
+def _confirm_page(
+    request: HttpRequest,
+    match: Match,
+    act: MatchAct,
+    version: str,
+    action: str,
+    *,
+    status: int = 200,
+) -> HttpResponse:
+    return render(
+        request,
+        "tournaments/match_confirm.html",
+        {
+            "match": match,
+            "tournament": match.stage.tournament,
+            "act": act,
+            "version": version,
+            "action": action,
+        },
+        status=status,
+    )
+
+
+@require_POST
+@login_required
+def match_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
+    """A director awards the match to the other team: the team chosen forfeits."""
+
+    def perform(match: Match, data: Mapping[str, str], version: int) -> object:
+        loser = match.home_id if data["loser"] == "home" else match.away_id
+        return services.match_forfeit(
+            match_id=match.pk,
+            actor=request.user,
+            loser_id=loser or 0,
+            expected_version=version,
+            confirm_reset=data.get("confirm_reset") == "yes",
+        )
+
+    return _director_act(request, pk, _forfeit_act, perform)
+
+
+@require_POST
+@login_required
+def match_reset_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    """A director confirms the result change a match holds: later matches re-open."""
+
+    def perform(match: Match, data: Mapping[str, str], version: int) -> object:
+        return services.match_reset_confirm(
+            match_id=match.pk, actor=request.user, expected_version=version
+        )
+
+    return _director_act(request, pk, _reset_act, perform)
+
+
+@require_POST
+@login_required
+def match_hold_clear(request: HttpRequest, pk: int) -> HttpResponse:
+    """A director keeps the result a match shows and dismisses the change it holds."""
+
+    def perform(match: Match, data: Mapping[str, str], version: int) -> object:
+        return services.match_hold_clear(match_id=match.pk, actor=request.user)
+
+    return _director_act(request, pk, _keep_act, perform)
 
 
 @require_GET

@@ -189,3 +189,30 @@ def test_every_page_a_director_or_a_player_opens_fits_a_phone(page, sign_in):
         if width[0] > width[1]:
             wide[path] = width[0]
     assert wide == {}
+
+
+@pytest.mark.parametrize("kind", ["round_robin", "double_elim"])
+def test_the_big_screen_fits_a_phone(page, kind):
+    """The hall's screen, opened on a phone (a player checking the standings from a seat),
+    does not scroll sideways: a wide table or bracket scrolls in its own box."""
+    import random
+
+    from tournaments.demo import stage_play_simulated
+    from tournaments.services import stage_advance
+
+    tournament = tournament_ready(8)
+    pools = add_stage(tournament, "round_robin", pool_count=2)
+    add_stage(tournament, "double_elim", qualifiers_per_pool=3, grand_final="reset")
+    stage_start(stage_id=pools.pk, actor=tournament.organiser)
+    stage_play_simulated(
+        stage_id=pools.pk, rng=random.Random(7), limit=None if kind == "double_elim" else 1
+    )
+    standings_recompute(stage_id=pools.pk, force=True)
+    if kind == "double_elim":
+        stage_advance(tournament_id=tournament.pk, actor=tournament.organiser)
+    page.goto(f"/tournaments/{tournament.slug}/screen/")
+    expect(page.locator("table.standings").first).to_be_visible()
+    if kind == "double_elim":
+        expect(page.locator("svg.bracket")).to_be_visible()
+    width = page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+    assert width[0] <= width[1]

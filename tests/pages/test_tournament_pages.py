@@ -379,3 +379,263 @@ def test_the_directors_day_lists_a_round_robin_round_by_round():
     order = [(m.round.number, m.table or 0) for m in ready]
     assert order == sorted(order)
     assert [n for n, _table in order[:3]] == [1, 1, 1]
+
+
+def bracket_match(page: str, key: str) -> str:
+    """The drawing of one bracket match on a page."""
+    return page.split(f'data-match="{key}"', 1)[1].split("</g>", 1)[0]
+
+
+def test_a_losers_bracket_slot_waiting_on_a_match_says_so_not_bye(client):
+    tournament, stage = started(6, "double_elim", grand_final="reset")
+    # W1-1 is seed 1's bye: L1-1 has no loser from it, and waits on the loser of W1-2
+    drawn = bracket_match(page_of(client, tournament, stage=stage.pk), "L1-1")
+    assert drawn.count(">Bye<") == 1
+    assert ">Loser W1-2<" in drawn
+    assert ">Winner L1-1<" in bracket_match(page_of(client, tournament), "L2-1")
+    played = win_match(Match.objects.get(stage=stage, key="W1-2"), "away")
+    drawn = bracket_match(page_of(client, tournament, stage=stage.pk), "L1-1")
+    assert drawn.count(">Bye<") == 1
+    assert f">{escape(played.home.team.name)}<" in drawn
+    assert "Loser W1-2" not in drawn
+
+
+def test_final_placings_show_every_placed_team(client):
+    tournament, _stage = started(11, "single_elim")
+    for place, entry in enumerate(tournament.entries.order_by("seed"), start=1):
+        entry.final_place = place
+        entry.save(update_fields=["final_place"])
+    page = page_of(client, tournament)
+    placings = page.split('<ol class="placings">', 1)[1].split("</ol>", 1)[0]
+    assert [f'value="{n}"' in placings for n in range(1, 12)] == [True] * 11
+
+
+def test_the_team_list_during_registration_puts_the_seeded_teams_first(client):
+    from tests.tournaments.factories import EntryFactory, TournamentFactory
+    from tournaments.models import Tournament
+
+    tournament = TournamentFactory(status=Tournament.Status.REGISTRATION, public=True)
+    first_unseeded = EntryFactory(tournament=tournament)
+    second = EntryFactory(tournament=tournament, seed=2)
+    first = EntryFactory(tournament=tournament, seed=1)
+    last_unseeded = EntryFactory(tournament=tournament)
+    page = page_of(client, tournament)
+    teams = page.split('<ol class="entries small">', 1)[1]
+    order = [first, second, first_unseeded, last_unseeded]
+    positions = [teams.index(f">{escape(e.team.name)}</a>") for e in order]
+    assert positions == sorted(positions)
+
+
+def test_standings_explain_their_short_headings(client):
+    tournament, stage = started(6, "swiss", swiss_rounds=2)
+    standings_recompute(stage_id=stage.pk, force=True)
+    page = page_of(client, tournament)
+    assert '<abbr title="Baits forced / baits suffered">Baits</abbr>' in page
+    assert '<abbr title="Buchholz / median-Buchholz">Buch.</abbr>' in page
+    legend = page.split('<dl class="small muted standings-legend">', 1)[1].split("</dl>", 1)[0]
+    assert "<dt>Baits</dt>" in legend
+    assert "went bait" in legend
+    assert "<dt>Buch.</dt>" in legend
+    assert "median" in legend
+    round_robin, stage = started(4, "round_robin")
+    standings_recompute(stage_id=stage.pk, force=True)
+    page = page_of(client, round_robin)
+    assert "<dt>Baits</dt>" in page
+    assert "<dt>Buch.</dt>" not in page
+
+
+def test_the_rulings_choice_is_a_fieldset_with_a_legend(client, django_capture_on_commit_callbacks):
+    tournament, stage = started(4, "single_elim")
+    match = Match.objects.filter(stage=stage, state=Match.State.READY).first()
+    link = match_game_start(match_id=match.pk, actor=tournament.organiser, first_dealer=0)
+    played = simulate_hand(link.game.engine_ruleset, random.Random(5), 0)
+    hand = scoring_services.hand_record(
+        game=link.game, entry_kind="summary", entry=played.summary.to_json()
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        dispute = scoring_services.dispute_open(
+            hand=hand, called_by=1, accused=2, trick=2, evidence=played.record.to_json()
+        )
+    client.force_login(tournament.organiser)
+    text = client.get(reverse("tournaments:director-day", args=[tournament.slug])).content.decode()
+    form = text.split(f'data-dispute="{dispute.pk}"', 1)[1].split("</form>", 1)[0]
+    fieldset = form.split("<fieldset", 1)[1].split("</fieldset>", 1)[0]
+    assert "<legend>Your ruling on the engine's verdict</legend>" in fieldset
+    assert f'id="uphold-{dispute.pk}"' in fieldset
+    assert f'id="overrule-{dispute.pk}"' in fieldset
+
+
+# ------------------------------------------------------------------ a director's acts on a match
+
+
+def act(client, name: str, match: Match, **data):
+    return client.post(reverse(f"tournaments:{name}", args=[match.pk]), data)
+
+
+def test_a_director_forfeits_a_match_from_its_page_after_confirming(client):
+    tournament, stage = started(4, "single_elim")
+    match = Match.objects.get(stage=stage, key="W1-1")
+    url = reverse("tournaments:match-detail", args=[match.pk])
+    assert 'id="forfeit"' not in client.get(url).content.decode()  # not for spectators
+    client.force_login(tournament.organiser)
+    page = client.get(url).content.decode()
+    assert reverse("tournaments:match-forfeit", args=[match.pk]) in page
+    assert "<legend>Forfeit: which team forfeits the match?</legend>" in page
+
+    # no team chosen: said on the match's page, nothing written
+    refused = act(client, "match-forfeit", match, version=match.version)
+    assert refused.status_code == 400
+    assert "Which team forfeits: choose one of the two teams." in refused.content.decode()
+
+    # first a confirmation, which changes nothing
+    asked = act(client, "match-forfeit", match, version=match.version, loser="home")
+    assert asked.status_code == 200
+    text = asked.content.decode()
+    home, away = escape(match.home.team.name), escape(match.away.team.name)
+    assert f"{home} forfeits: {away} wins the match." in text
+    assert '<input type="hidden" name="confirmed" value="yes">' in text
+    assert '<input type="hidden" name="loser" value="home">' in text
+    match.refresh_from_db()
+    assert match.state == Match.State.READY
+
+    done = act(client, "match-forfeit", match, version=match.version, loser="home", confirmed="yes")
+    assert done.status_code == 302
+    assert done["Location"] == url
+    match.refresh_from_db()
+    assert (match.state, match.forfeit, match.winner_id) == (
+        Match.State.COMPLETE,
+        True,
+        match.away_id,
+    )
+    assert f"{away} won the match by forfeit." in client.get(url).content.decode()
+
+    # a page read before that forfeit: refused, and the match shown as it is now
+    stale = act(
+        client, "match-forfeit", match, version=match.version - 1, loser="away", confirmed="yes"
+    )
+    assert stale.status_code == 412
+    assert "This match changed while you were deciding" in stale.content.decode()
+    match.refresh_from_db()
+    assert match.winner_id == match.away_id
+
+    # someone who does not direct the tournament
+    client.force_login(UserFactory())
+    stranger = act(client, "match-forfeit", match, version=match.version, confirmed="yes")
+    assert stranger.status_code == 403
+
+
+def test_a_forfeit_that_reopens_played_matches_asks_again_before_it_does(client):
+    tournament, stage = started(4, "single_elim")
+    client.force_login(tournament.organiser)
+    semi = Match.objects.get(stage=stage, key="W1-1")
+    act(client, "match-forfeit", semi, version=semi.version, loser="away", confirmed="yes")
+    win_match(Match.objects.get(stage=stage, key="W1-2"), "home")
+    final = win_match(Match.objects.get(stage=stage, key="W2-1"), "home")
+    assert final.state == Match.State.COMPLETE
+    semi.refresh_from_db()
+    # the forfeit was the wrong way round: the page still offers it
+    page = client.get(reverse("tournaments:match-detail", args=[semi.pk])).content.decode()
+    assert 'id="forfeit"' in page
+    asked = act(client, "match-forfeit", semi, version=semi.version, loser="home", confirmed="yes")
+    assert asked.status_code == 409
+    text = asked.content.decode()
+    assert "would re-open W2-1, already played" in text
+    assert '<input type="hidden" name="confirm_reset" value="yes">' in text
+    assert "Forfeit and re-open those matches" in text
+    final.refresh_from_db()
+    assert final.state == Match.State.COMPLETE
+    done = act(
+        client,
+        "match-forfeit",
+        semi,
+        version=semi.version,
+        loser="home",
+        confirm_reset="yes",
+        confirmed="yes",
+    )
+    assert done.status_code == 302
+    final.refresh_from_db()
+    assert final.state == Match.State.READY
+    assert final.home_id == semi.away_id
+
+
+def test_a_refusal_from_the_service_is_shown_on_the_match_page(client):
+    from tournaments.models import Tournament
+
+    tournament, stage = started(4, "single_elim")
+    match = Match.objects.get(stage=stage, key="W1-1")
+    Tournament.objects.filter(pk=tournament.pk).update(status=Tournament.Status.FINISHED)
+    client.force_login(tournament.organiser)
+    page = client.get(reverse("tournaments:match-detail", args=[match.pk])).content.decode()
+    assert 'id="forfeit"' not in page  # a finished tournament's results stand
+    refused = act(
+        client, "match-forfeit", match, version=match.version, loser="home", confirmed="yes"
+    )
+    assert refused.status_code == 409
+    text = refused.content.decode()
+    assert 'class="notice error" role="alert"' in text
+    assert "finished" in text.split('role="alert"', 1)[1].split("</p>", 1)[0]
+    match.refresh_from_db()
+    assert match.state == Match.State.READY
+
+
+def test_a_forfeit_over_a_result_decided_by_play_is_refused_on_the_page(client):
+    tournament, stage = started(4, "single_elim")
+    played = win_match(Match.objects.get(stage=stage, key="W1-1"), "home")
+    client.force_login(tournament.organiser)
+    page = client.get(reverse("tournaments:match-detail", args=[played.pk])).content.decode()
+    assert 'id="forfeit"' not in page
+    refused = act(
+        client, "match-forfeit", played, version=played.version, loser="home", confirmed="yes"
+    )
+    assert refused.status_code == 409
+    alert = refused.content.decode().split('role="alert"', 1)[1].split("</p>", 1)[0]
+    assert "decided by play" in alert
+    played.refresh_from_db()
+    assert (played.winner_id, played.forfeit) == (played.home_id, False)
+
+
+def test_a_director_confirms_or_keeps_a_held_result_from_the_match_page(client):
+    from tournaments.models import MatchGame
+    from tournaments.services import match_sync_for_game
+
+    tournament, stage = started(4, "single_elim")
+    semi = win_match(Match.objects.get(stage=stage, key="W1-1"), "home")
+    win_match(Match.objects.get(stage=stage, key="W1-2"), "home")
+    win_match(Match.objects.get(stage=stage, key="W2-1"), "home")
+    game = MatchGame.objects.get(match=semi).game
+
+    scoring_services.game_reopen(game=game, by=UserFactory(is_staff=True, is_superuser=True))
+    match_sync_for_game(game_id=game.pk)
+    semi.refresh_from_db()
+    assert "W2-1" in semi.held_reason
+    client.force_login(tournament.organiser)
+    url = reverse("tournaments:match-detail", args=[semi.pk])
+    page = client.get(url).content.decode()
+    assert 'id="confirm-reset"' in page
+    assert 'id="keep-result"' in page
+
+    # keeping the result: asked first, then the note goes and the result stays
+    asked = act(client, "match-hold-clear", semi, version=semi.version)
+    assert asked.status_code == 200
+    assert "Keep the result as it stands" in asked.content.decode()
+    assert Match.objects.get(pk=semi.pk).held_reason
+    kept = act(client, "match-hold-clear", semi, version=semi.version, confirmed="yes")
+    assert kept.status_code == 302
+    semi.refresh_from_db()
+    assert (semi.held_reason, semi.state) == ("", Match.State.COMPLETE)
+    assert 'id="confirm-reset"' not in client.get(url).content.decode()
+
+    # the game is still reopened: the next look at it holds the change again
+    match_sync_for_game(game_id=game.pk)
+    semi.refresh_from_db()
+    assert semi.held_reason
+    asked = act(client, "match-reset-confirm", semi, version=semi.version)
+    assert asked.status_code == 200
+    assert "Later matches that depended on it re-open" in asked.content.decode()
+    assert Match.objects.get(stage=stage, key="W2-1").state == Match.State.COMPLETE
+    done = act(client, "match-reset-confirm", semi, version=semi.version, confirmed="yes")
+    assert done.status_code == 302
+    semi.refresh_from_db()
+    assert semi.state == Match.State.IN_PROGRESS
+    assert Match.objects.get(stage=stage, key="W2-1").state == Match.State.PENDING
