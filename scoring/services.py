@@ -18,6 +18,8 @@ After a commit that changes a game's result, :data:`scoring.signals.game_result_
 from __future__ import annotations
 
 import random
+import re
+import unicodedata
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -266,12 +268,51 @@ def _refuse_unless_running(game: Game, doing: str) -> None:
 # ----------------------------------------------------------------------------- players, teams
 
 
+_WHITESPACE = re.compile(r"\s+")
+#: Invisible characters a name never needs (zero-width space, word joiner, byte order mark,
+#: soft hyphen...): every format character but the zero-width (non-)joiner some scripts spell with.
+_KEPT_FORMAT = frozenset("\u200c\u200d")
+
+
+def name_normalised(text: str) -> str:
+    """A name as it is stored and matched: composed (NFC, so "e" and a combining accent is
+    "é"), invisible format characters dropped, every run of whitespace (a no-break space, a
+    new line...) one space, trimmed. Names that look the same are then the same."""
+    composed = unicodedata.normalize("NFC", text or "")
+    visible = "".join(c for c in composed if c in _KEPT_FORMAT or unicodedata.category(c) != "Cf")
+    return _WHITESPACE.sub(" ", visible).strip()
+
+
+def name_refused_why(name: str) -> str:
+    """Why the (normalised) ``name`` cannot be a name, in words, or "": it holds a control
+    character, or nothing visible."""
+    if any(unicodedata.category(c) == "Cc" for c in name):
+        return "cannot hold control characters"
+    if name and all(c in _KEPT_FORMAT or unicodedata.category(c)[0] in "MZ" for c in name):
+        return "needs at least one visible character"
+    return ""
+
+
+def _name_checked(value: str, field: str, what: str, max_length: int) -> str:
+    name = name_normalised(value)
+    if not name and (value or "").strip():
+        message = f"{what} needs at least one visible character"
+        raise ValidationFailed(message, fields={field: [message]})
+    why = name_refused_why(name)
+    if why:
+        message = f"{what} {why}"
+        raise ValidationFailed(message, fields={field: [message]})
+    return _required_text(name, field, what, max_length)
+
+
 def player_named(display_name: str, community: str = "") -> Player | None:
     """The player of this name in this community, whatever the case each was typed in: "w ann"
-    of "sydney", typed on a phone, is W Ann of Sydney, not a second player."""
+    of "sydney", typed on a phone, is W Ann of Sydney, not a second player. Names are
+    compared as :func:`name_normalised` stores them."""
     return (
         Player.objects.filter(
-            display_name__iexact=display_name.strip(), community__iexact=(community or "").strip()
+            display_name__iexact=name_normalised(display_name),
+            community__iexact=name_normalised(community),
         )
         .order_by("pk")
         .first()
@@ -280,9 +321,13 @@ def player_named(display_name: str, community: str = "") -> Player | None:
 
 @transaction.atomic
 def player_create(*, display_name: str, community: str = "", user: User | None = None) -> Player:
-    """A new player; the name must be new in its community (in any case)."""
-    name = _required_text(display_name, "display_name", "a display name", 100)
-    community = (community or "").strip()
+    """A new player; the name (normalised, :func:`name_normalised`) must be new in its
+    community (in any case)."""
+    name = _name_checked(display_name, "display_name", "a display name", 100)
+    community = name_normalised(community)
+    why = name_refused_why(community)
+    if why:
+        raise ValidationFailed(f"a community {why}", fields={"community": [f"a community {why}"]})
     if len(community) > 100:
         raise ValidationFailed(
             "a community is at most 100 characters",

@@ -971,10 +971,10 @@ def _player(name: str) -> Any:
     except Conflict as exc:
         if exc.code != "player_exists":
             raise
-        for player in selectors.player_list(search=name):
-            if player.display_name == name.strip() and not player.community:
-                return player
-        raise
+        found = services.player_named(name)  # matched as the name is stored (normalised)
+        if found is None:
+            raise
+        return found
 
 
 def _team(one: Any, two: Any) -> Any:

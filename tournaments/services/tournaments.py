@@ -504,9 +504,26 @@ class _Row:
     seed: int | None
 
 
+def _unreadable(reader: Any, error: csv.Error) -> ValidationFailed:
+    """The refusal of a CSV the csv module cannot read, naming the line it stopped at."""
+    line = max(reader.line_num, 1)
+    reason = f"cannot be read as CSV ({error})"
+    return ValidationFailed(
+        f"Nothing was imported: line {line} {reason}.",
+        code="csv_unreadable",
+        fields={f"rows.{line}": [reason]},
+    )
+
+
 def _parse_rows(text: str, report: ImportReport) -> list[_Row]:
-    reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
-    header = [h.strip().lower() for h in reader.fieldnames or []]
+    # Lines may end in CR alone (old Mac and Excel files) as well as LF or CRLF.
+    lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    reader = csv.DictReader(io.StringIO(lines))
+    try:
+        fieldnames = reader.fieldnames
+    except csv.Error as error:
+        raise _unreadable(reader.reader, error) from None
+    header = [h.strip().lower() for h in fieldnames or []]
     missing = [c for c in REQUIRED_COLUMNS if c not in header]
     if missing:
         raise ValidationFailed(
@@ -523,8 +540,14 @@ def _parse_rows(text: str, report: ImportReport) -> list[_Row]:
             fields={"file": [f"unknown column {c}" for c in unknown]},
         )
     rows: list[_Row] = []
-    for number, raw in enumerate(reader, start=2):  # row 1 is the header
+    try:
+        read = list(reader)
+    except csv.Error as error:
+        raise _unreadable(reader.reader, error) from None
+    for number, raw in enumerate(read, start=2):  # row 1 is the header
         values = {(k or "").strip().lower(): (v or "").strip() for k, v in raw.items() if k}
+        for column in ("player_one", "player_two", "community"):
+            values[column] = scoring_services.name_normalised(values.get(column, ""))
         if not any(values.values()):
             continue
         report.rows += 1
@@ -544,15 +567,20 @@ def _parse_rows(text: str, report: ImportReport) -> list[_Row]:
                 report.add(number, column, "is empty.")
             elif len(values[column]) > 100:
                 report.add(number, column, "is longer than 100 characters.")
+            elif why := scoring_services.name_refused_why(values[column]):
+                report.add(number, column, f"{why}.")
+        for column, longest in (("team", 120), ("community", 100)):
+            if len(values.get(column, "")) > longest:
+                report.add(number, column, f"is longer than {longest} characters.")
         if values.get("player_one") and values.get("player_one") == values.get("player_two"):
             report.add(number, "player_two", "is the same player as player_one.")
         rows.append(
             _Row(
                 number,
-                values.get("team", "")[:120],
+                values.get("team", ""),
                 values.get("player_one", ""),
                 values.get("player_two", ""),
-                values.get("community", "")[:100],
+                values.get("community", ""),
                 seed,
             )
         )
