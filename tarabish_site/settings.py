@@ -206,6 +206,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["tarabish_site.api.permissions.DenyAll"],
+    # JSON nested deeper than any request needs is a 400, not a crash of the parser.
+    "DEFAULT_PARSER_CLASSES": [
+        "tarabish_site.api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     # Every API view counts its writes; the token view has the login limit instead.
     "DEFAULT_THROTTLE_CLASSES": ["tarabish_site.api.throttles.WritesThrottle"],
     "DEFAULT_PAGINATION_CLASS": "tarabish_site.api.pagination.Pagination",

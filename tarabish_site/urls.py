@@ -3,7 +3,7 @@ the API root) and any nested routes of its own."""
 
 from django.contrib import admin
 from django.contrib.auth.views import LogoutView
-from django.urls import include, path
+from django.urls import include, path, re_path
 from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.permissions import AllowAny
@@ -12,7 +12,13 @@ from rest_framework.routers import APIRootView, DefaultRouter
 from scoring.api import urls as scoring_api
 from tarabish_site.accounts import SignInView
 from tarabish_site.api.auth import TokenView
-from tarabish_site.api.exceptions import json_not_found
+from tarabish_site.api.exceptions import (
+    api_not_found,
+    json_bad_request,
+    json_not_found,
+    json_permission_denied,
+    json_server_error,
+)
 from tarabish_site.health import healthz
 from tournaments.api import urls as tournaments_api
 
@@ -49,6 +55,11 @@ urlpatterns = [
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
     path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    # Last: any other address under /api/ is the API's JSON 404, never a page.
+    re_path(r"^api/(?P<path>.*)$", api_not_found),
 ]
 
+handler400 = json_bad_request
+handler403 = json_permission_denied
 handler404 = json_not_found
+handler500 = json_server_error

@@ -413,6 +413,7 @@ HAND_CORRECT = [
     _request(
         "The card points were misread",
         {
+            "entry_kind": "summary",
             "caller": 1,
             "trump": "H",
             "card_points": [100, 62],

@@ -4,7 +4,7 @@ from django.db.models import Q, QuerySet
 from django_filters import rest_framework as filters
 
 from scoring.models import Game, MisplayDispute, Player, Team
-from tarabish_site.api.filters import FilterSet
+from tarabish_site.api.filters import FilterSet, IdFilter
 from tarabish_site.api.routes import ID_MAX
 
 
@@ -12,13 +12,17 @@ class GameFilter(FilterSet):
     """``?status=in_progress&team=4&date=2026-11-21`` (dates are local dates of the start)."""
 
     status = filters.ChoiceFilter(choices=Game.Status.choices, help_text="The game's status.")
-    team = filters.ModelChoiceFilter(
-        queryset=Team.objects.all(), method="filter_team", help_text="Games this team plays."
+    team = IdFilter(
+        queryset=Team.objects.all(),
+        thing="team",
+        method="filter_team",
+        help_text="Games this team plays (the team's id).",
     )
-    player = filters.ModelChoiceFilter(
+    player = IdFilter(
         queryset=Player.objects.all(),
+        thing="player",
         method="filter_player",
-        help_text="Games this player sits in.",
+        help_text="Games this player sits in (the player's id).",
     )
     date = filters.DateFilter(field_name="created_at", lookup_expr="date", help_text="Started on.")
     date_from = filters.DateFilter(
@@ -42,8 +46,11 @@ class GameFilter(FilterSet):
 
 
 class TeamFilter(FilterSet):
-    player = filters.ModelChoiceFilter(
-        queryset=Player.objects.all(), method="filter_player", help_text="Teams of this player."
+    player = IdFilter(
+        queryset=Player.objects.all(),
+        thing="player",
+        method="filter_player",
+        help_text="Teams of this player (the player's id).",
     )
     search = filters.CharFilter(method="filter_search", help_text="Part of a name.")
 

@@ -29,7 +29,7 @@ from scoring.models import (
     Side,
     Team,
 )
-from tarabish_site.api.serializers import OnlyItsFields
+from tarabish_site.api.serializers import OnlyItsChanges, OnlyItsFields, WholeNumberField
 
 if TYPE_CHECKING:
     from django.utils.functional import _StrPromise
@@ -104,7 +104,7 @@ class WinningTeamSerializer(serializers.Serializer[Any]):
 # ------------------------------------------------------------------------------ players, teams
 
 
-class PlayerSerializer(serializers.ModelSerializer[Player]):
+class PlayerSerializer(OnlyItsFields, serializers.ModelSerializer[Player]):
     class Meta:
         model = Player
         fields = ["id", "display_name", "community", "created_at"]
@@ -117,7 +117,7 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
         validators: list[object] = []
 
 
-class TeamSerializer(serializers.ModelSerializer[Team]):
+class TeamSerializer(OnlyItsFields, serializers.ModelSerializer[Team]):
     player_one = serializers.PrimaryKeyRelatedField(
         queryset=Player.objects.all(), error_messages=_missing("player")
     )
@@ -146,7 +146,7 @@ class TeamSerializer(serializers.ModelSerializer[Team]):
 # ------------------------------------------------------------------------------ games
 
 
-class GameCreateSerializer(serializers.Serializer[Any]):
+class GameCreateSerializer(OnlyItsFields):
     """A new game: two teams, who sits where, and the rules."""
 
     team_a = serializers.PrimaryKeyRelatedField(
@@ -198,13 +198,14 @@ class GameCreateSerializer(serializers.Serializer[Any]):
     )
     scorekeepers = serializers.PrimaryKeyRelatedField(
         queryset=get_user_model().objects.all(),
+        error_messages=_missing("user"),
         many=True,
         required=False,
         help_text="Accounts that may enter hands besides you (you are one already).",
     )
 
 
-class GamePublicSerializer(OnlyItsFields):
+class GamePublicSerializer(OnlyItsChanges):
     """Who may follow a game."""
 
     public = serializers.BooleanField(
@@ -352,17 +353,17 @@ def game_score(game: Game) -> dict[str, Any]:
     }
 
 
-class FirstDealerSerializer(serializers.Serializer[Any]):
+class FirstDealerSerializer(OnlyItsFields):
     seat = serializers.IntegerField(
         min_value=0, max_value=3, help_text="The seat chosen at the table to deal first."
     )
 
 
-class ReasonSerializer(serializers.Serializer[Any]):
+class ReasonSerializer(OnlyItsFields):
     reason = serializers.CharField(help_text="Why, in a few words (kept with the game).")
 
 
-class OptionalReasonSerializer(serializers.Serializer[Any]):
+class OptionalReasonSerializer(OnlyItsFields):
     reason = serializers.CharField(required=False, allow_blank=True, default="")
 
 
@@ -478,16 +479,17 @@ class TricksEntrySerializer(serializers.Serializer[Any]):
     misplay = MisplayCallSerializer(required=False, allow_null=True)
 
 
+_NOT_AN_ENTRY_KIND = '"{input}" is not a way to enter a hand: give "summary" or "tricks"'
+
+
 class HandEnvelopeSerializer(serializers.Serializer[Any]):
     """The keys of a hand body that are not the entry."""
 
     entry_kind = serializers.ChoiceField(
         choices=Hand.EntryKind.choices,
-        error_messages={
-            "invalid_choice": '"{input}" is not a way to enter a hand: give "summary" or "tricks"'
-        },
+        error_messages={"invalid_choice": _NOT_AN_ENTRY_KIND},
     )
-    number = serializers.IntegerField(required=False, min_value=1, allow_null=True)
+    number = WholeNumberField(required=False, min_value=1, allow_null=True)
 
     @classmethod
     def validated(cls, data: Any) -> dict[str, Any]:
@@ -497,7 +499,11 @@ class HandEnvelopeSerializer(serializers.Serializer[Any]):
         errors say what is wrong."""
         if isinstance(data, Mapping):
             kind, number = data.get("entry_kind"), data.get("number")
-            if kind in _ENTRY_KINDS and (number is None or (type(number) is int and number >= 1)):
+            if (
+                isinstance(kind, str)
+                and kind in _ENTRY_KINDS
+                and (number is None or (type(number) is int and number >= 1))
+            ):
                 return (
                     {"entry_kind": kind, "number": number}
                     if "number" in data
@@ -511,11 +517,39 @@ class HandEnvelopeSerializer(serializers.Serializer[Any]):
 _ENTRY_KINDS = frozenset(Hand.EntryKind.values)
 
 
+_CORRECTION_KIND_HELP = '"summary" or "tricks"; default: the way the hand was entered.'
+_CORRECTION_REASON_HELP = "Why the hand is corrected (kept with the new version)."
+
+
 class HandCorrectEnvelopeSerializer(serializers.Serializer[Any]):
-    entry_kind = serializers.ChoiceField(choices=Hand.EntryKind.choices, required=False)
-    reason = serializers.CharField(
-        help_text="Why the hand is corrected (kept with the new version)."
+    entry_kind = serializers.ChoiceField(
+        choices=Hand.EntryKind.choices,
+        required=False,
+        error_messages={"invalid_choice": _NOT_AN_ENTRY_KIND},
     )
+    reason = serializers.CharField(help_text=_CORRECTION_REASON_HELP)
+
+
+class SummaryCorrectionSerializer(SummaryEntrySerializer):
+    """A correction to a summary: the keys of entering it but ``number`` (the hand is the one
+    in the address), and the reason for the change."""
+
+    entry_kind = serializers.ChoiceField(
+        choices=Hand.EntryKind.choices, required=False, help_text=_CORRECTION_KIND_HELP
+    )
+    number = None  # type: ignore[assignment]
+    reason = serializers.CharField(help_text=_CORRECTION_REASON_HELP)
+
+
+class TricksCorrectionSerializer(TricksEntrySerializer):
+    """A correction to a tricks record: the keys of entering it but ``number``, and the
+    reason for the change."""
+
+    entry_kind = serializers.ChoiceField(
+        choices=Hand.EntryKind.choices, required=False, help_text=_CORRECTION_KIND_HELP
+    )
+    number = None  # type: ignore[assignment]
+    reason = serializers.CharField(help_text=_CORRECTION_REASON_HELP)
 
 
 class HandSerializer(serializers.Serializer[Hand]):
@@ -640,7 +674,7 @@ class HandDetailSerializer(HandSerializer):
 # ------------------------------------------------------------------------------ disputes
 
 
-class DisputeCreateSerializer(serializers.Serializer[Any]):
+class DisputeCreateSerializer(OnlyItsFields):
     called_by = serializers.IntegerField(help_text="The seat that calls the misplay.")
     accused = serializers.IntegerField(help_text="The seat said to have misplayed.")
     trick = serializers.IntegerField(help_text="The trick (1 to 9) of the misplay.")
@@ -657,7 +691,7 @@ class DisputeCreateSerializer(serializers.Serializer[Any]):
     )
 
 
-class DisputeRulingSerializer(serializers.Serializer[Any]):
+class DisputeRulingSerializer(OnlyItsFields):
     ruling = serializers.ChoiceField(
         choices=[MisplayDispute.Ruling.UPHELD, MisplayDispute.Ruling.OVERRULED],
         help_text="upheld: the engine's verdict stands; overruled: the opposite is decided.",

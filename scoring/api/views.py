@@ -18,9 +18,8 @@ from drf_spectacular.utils import (
     extend_schema,
     extend_schema_view,
 )
-from rest_framework import mixins, serializers, viewsets
+from rest_framework import mixins, serializers
 from rest_framework.decorators import action
-from rest_framework.parsers import JSONParser
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -45,8 +44,10 @@ from scoring.api.serializers import (
     OptionalReasonSerializer,
     PlayerSerializer,
     ReasonSerializer,
+    SummaryCorrectionSerializer,
     SummaryEntrySerializer,
     TeamSerializer,
+    TricksCorrectionSerializer,
     TricksEntrySerializer,
     hand_with_game,
 )
@@ -54,7 +55,6 @@ from scoring.engine import RulesetError
 from scoring.models import Game, Hand, MisplayDispute
 from tarabish_site.api.errors import NotFound
 from tarabish_site.api.idempotency import PendingRecord, idempotent, idempotent_in_write
-from tarabish_site.api.routes import ID
 from tarabish_site.api.schema import error_response, error_responses
 from tarabish_site.api.versioning import (
     ETAG_RESPONSE_HEADER,
@@ -67,6 +67,7 @@ from tarabish_site.api.versioning import (
     not_modified_response,
     with_etag,
 )
+from tarabish_site.api.viewsets import ApiViewSet
 from tarabish_site.core.models import IdempotencyRecord
 
 if TYPE_CHECKING:
@@ -91,6 +92,12 @@ HAND_BODY = PolymorphicProxySerializer(
     component_name="HandEntry",
     serializers={"summary": SummaryEntrySerializer, "tricks": TricksEntrySerializer},
     resource_type_field_name="entry_kind",
+)
+# A correction's entry_kind may be left out (the hand keeps its way of entry): no discriminator.
+HAND_CORRECTION_BODY = PolymorphicProxySerializer(
+    component_name="HandCorrection",
+    serializers=[SummaryCorrectionSerializer, TricksCorrectionSerializer],
+    resource_type_field_name=None,
 )
 
 
@@ -131,11 +138,8 @@ def _game_response(request: Request, game_id: int, status: int = 200) -> Respons
     return with_etag(response, game.version)
 
 
-class JsonApiViewSet(viewsets.GenericViewSet[Any]):
+class JsonApiViewSet(ApiViewSet):
     """JSON in, JSON out (writes are throttled, as in every API view); rows by id."""
-
-    parser_classes = [JSONParser]
-    lookup_value_regex = ID
 
 
 # ------------------------------------------------------------------------------ players, teams
@@ -527,13 +531,14 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
     @extend_schema(
         summary="Correct a hand",
         description=(
-            "Replace the hand's entry (same keys as entering it, plus `reason`). The old "
+            "Replace the hand's entry (the keys of entering it but `number`, plus `reason`; "
+            "`entry_kind` may be left out to keep the way the hand was entered). The old "
             "entry is kept as a version; every later running total and the game's end are "
             "recomputed. Needs `If-Match` with the hand's ETag: 428 without it, 412 when "
             "someone changed the hand since you read it."
         ),
         tags=["hands"],
-        request=HAND_BODY,
+        request=HAND_CORRECTION_BODY,
         parameters=[IF_MATCH_PARAMETER, ETAG_RESPONSE_HEADER],
         responses={
             200: HandWithGameSerializer,

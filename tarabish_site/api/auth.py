@@ -5,10 +5,12 @@ from typing import Any
 from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.authtoken.views import ObtainAuthToken
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from tarabish_site.api.parsers import JSONParser
 from tarabish_site.api.schema import error_responses
 from tarabish_site.api.throttles import LoginThrottle
 
@@ -18,6 +20,7 @@ class TokenView(ObtainAuthToken):
 
     permission_classes = [AllowAny]
     throttle_classes = [LoginThrottle]
+    parser_classes = [FormParser, MultiPartParser, JSONParser]
 
     @extend_schema(
         operation_id="auth_token_obtain",

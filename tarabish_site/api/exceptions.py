@@ -2,10 +2,15 @@
 
 from typing import Any
 
+from django.conf import settings
 from django.core.exceptions import PermissionDenied as DjangoPermissionDenied
+from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.views.defaults import page_not_found
+from django.middleware.common import CommonMiddleware
+from django.urls import Resolver404, resolve
+from django.views.decorators.csrf import csrf_exempt
+from django.views.defaults import bad_request, page_not_found, permission_denied, server_error
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -52,8 +57,18 @@ def _summary(fields: dict[str, list[str]]) -> str:
     return "; ".join(parts) if parts else "The request is not valid."
 
 
+def _too_large_body() -> dict[str, Any]:
+    limit = settings.DATA_UPLOAD_MAX_MEMORY_SIZE
+    reason = f"the body is larger than the {limit} bytes a request may send"
+    return error_body(
+        f"The request is too large: {reason}.", "request_too_large", {"body": [reason]}
+    )
+
+
 def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     """DRF ``EXCEPTION_HANDLER``: map any known error to the one JSON error shape."""
+    if isinstance(exc, RequestDataTooBig):
+        return Response(_too_large_body(), status=413)
     if isinstance(exc, ApplicationError):
         return Response(error_body(exc.message, exc.code, exc.fields), status=exc.status)
     if isinstance(exc, EngineError):
@@ -67,7 +82,9 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         )
         return Response(error_body(_summary(fields), "invalid", fields), status=400)
     if isinstance(exc, Http404):
-        exc = drf_exceptions.NotFound()
+        request = context.get("request")
+        path = request.path if request is not None else "this address"
+        exc = drf_exceptions.NotFound(f"There is nothing at {path}.")
     elif isinstance(exc, DjangoPermissionDenied):
         exc = drf_exceptions.PermissionDenied()
 
@@ -84,9 +101,60 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     return response
 
 
+def _is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
 def json_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """``handler404``: API paths answer in the error shape, pages with the HTML page."""
-    if request.path.startswith("/api/"):
+    if _is_api(request):
         body = error_body(f"There is nothing at {request.path}.", "not_found")
         return JsonResponse(body, status=404)
     return page_not_found(request, exception)
+
+
+def json_bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler400``: a request Django refused before any view (a body over
+    ``DATA_UPLOAD_MAX_MEMORY_SIZE``: 413) answers API clients in the error shape."""
+    if not _is_api(request):
+        return bad_request(request, exception)
+    if isinstance(exception, RequestDataTooBig):
+        return JsonResponse(_too_large_body(), status=413)
+    body = error_body("The request could not be read.", "bad_request")
+    return JsonResponse(body, status=400)
+
+
+def json_permission_denied(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """``handler403``: API paths answer in the error shape."""
+    if not _is_api(request):
+        return permission_denied(request, exception)
+    body = error_body("You may not do this.", "permission_denied")
+    return JsonResponse(body, status=403)
+
+
+def json_server_error(request: HttpRequest) -> HttpResponse:
+    """``handler500``: an unexpected failure answers API clients in the error shape."""
+    if not _is_api(request):
+        return server_error(request)
+    body = error_body(
+        "Something went wrong on the server; nothing is known to have been saved. "
+        "Try again in a moment.",
+        "server_error",
+    )
+    return JsonResponse(body, status=500)
+
+
+@csrf_exempt
+def api_not_found(request: HttpRequest, path: str = "") -> HttpResponse:
+    """The last API route: an address under ``/api/`` that no view answers gets the JSON 404
+    (even with ``DEBUG`` on, when ``handler404`` is not used). As Django does for an
+    address that resolves nowhere, one missing only its final slash is redirected to it."""
+    if settings.APPEND_SLASH and not request.path_info.endswith("/"):
+        try:
+            match = resolve(f"{request.path_info}/")
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not api_not_found:
+            middleware = CommonMiddleware(lambda _: HttpResponse())
+            return middleware.response_redirect_class(middleware.get_full_path_with_slash(request))
+    return json_not_found(request, Http404())

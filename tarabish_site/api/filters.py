@@ -10,9 +10,14 @@ from typing import Any
 
 from django import forms
 from django.db import models
+from django_filters import fields as base_fields
 from django_filters import filters as base
 from django_filters import rest_framework as filters
 from django_filters.rest_framework.filterset import FILTER_FOR_DBFIELD_DEFAULTS
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema_field
+
+from tarabish_site.api.routes import ID_MAX
 
 
 class YesNoField(forms.Field):
@@ -41,6 +46,36 @@ class YesNoFilter(base.BooleanFilter):  # type: ignore[misc]  # django-filter is
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("widget", forms.TextInput)  # the value as sent, for the field to read
         super().__init__(*args, **kwargs)
+
+
+class IdField(base_fields.ModelChoiceField):  # type: ignore[misc]  # django-filter is untyped
+    """A row given by its id: a whole number from 1, and a row with that id, each refused in
+    plain words ("there is no team 999")."""
+
+    def __init__(self, *args: Any, thing: str, **kwargs: Any) -> None:
+        self.thing = thing
+        super().__init__(*args, **kwargs)
+
+    def to_python(self, value: Any) -> Any:
+        if value in self.empty_values:
+            return None
+        text = str(value).strip()
+        if not (text.isascii() and text.isdigit()) or not 1 <= int(text) <= ID_MAX:
+            raise forms.ValidationError(
+                f"a {self.thing} is given by its id, a whole number from 1, not {value}",
+                code="invalid",
+            )
+        found = self.queryset.filter(pk=int(text)).first()
+        if found is None:
+            raise forms.ValidationError(f"there is no {self.thing} {text}", code="invalid_choice")
+        return found
+
+
+@extend_schema_field(OpenApiTypes.INT)
+class IdFilter(base.ModelChoiceFilter):  # type: ignore[misc]  # django-filter is untyped
+    """A filter on a row given by its id (``?team=4``), documented as an integer."""
+
+    field_class = IdField
 
 
 class FilterSet(filters.FilterSet):  # type: ignore[misc]  # django-filter is untyped

@@ -68,7 +68,7 @@ _LOCK_NAMESPACE = 0x1DE5  # "idempotency"
 
 IDEMPOTENCY_KEY_PARAMETER = OpenApiParameter(
     name=IDEMPOTENCY_HEADER,
-    type=OpenApiTypes.STR,
+    type={"type": "string", "pattern": f"^{KEY_PATTERN.pattern}$", "maxLength": 255},
     location=OpenApiParameter.HEADER,
     required=False,
     description=(

@@ -10,7 +10,7 @@ from typing import Any
 
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 
 
@@ -108,7 +108,7 @@ _LIST_ERRORS: dict[int, tuple[str, str, str, dict[str, list[str]]]] = {
     404: (
         "No such page (past the last, or not a number).",
         "not_found",
-        "Invalid page.",
+        "There is no page 99.",
         {},
     ),
 }
@@ -140,14 +140,64 @@ def error_responses(*statuses: int) -> dict[int, OpenApiResponse]:
     return {status: error_response(status) for status in statuses}
 
 
+#: The errors a write answers for the headers it takes, whatever its own: a malformed header
+#: (400); for ``If-Match`` a weak or stale tag (412) or none, or ``*`` (428); for
+#: ``Idempotency-Key`` the key used for another request (422) or still running (409).
+_HEADER_ERRORS: dict[str, dict[int, str]] = {
+    "If-Match": {
+        400: "The request is not valid: a field, or a malformed `If-Match` or "
+        "`Idempotency-Key` header, is named with the reason.",
+        412: _ERRORS[412][0],
+        428: "If-Match is required for this change, and must name a version (not `*`).",
+    },
+    "Idempotency-Key": {
+        400: "The request is not valid: a field, or a malformed `Idempotency-Key` header, is "
+        "named with the reason.",
+        409: "A conflicting change exists, or a request with the same Idempotency-Key is "
+        "still running.",
+        422: _ERRORS[422][0],
+    },
+}
+_WRITES = ("POST", "PUT", "PATCH", "DELETE")
+
+
 class ApiAutoSchema(AutoSchema):
-    """drf-spectacular's schema, with the errors every list answers documented once here
-    rather than on each list: 400 when it has filters (a value it cannot read), 404 when it
-    is paginated (a page past the last) or lives under another resource (a game or a
-    tournament that does not exist). A list that documents its own keeps them."""
+    """drf-spectacular's schema, with the errors every list and every write answers
+    documented once here rather than on each: for a list, 400 when it has filters (a value
+    it cannot read), 404 when it is paginated (a page past the last) or lives under another
+    resource (a game or a tournament that does not exist); for a write, 429 (the write rate
+    limit) and the errors of the headers it takes (``If-Match``, ``Idempotency-Key``). An
+    operation that documents its own keeps them."""
+
+    def _header_names(self) -> set[str]:
+        return {
+            parameter.name
+            for parameter in self.get_override_parameters()
+            if isinstance(parameter, OpenApiParameter)
+            and parameter.location == OpenApiParameter.HEADER
+            and not parameter.response
+        }
+
+    def _add(
+        self, responses: dict[str, Any], added: dict[int, OpenApiResponse], direction: Any
+    ) -> dict[str, Any]:
+        for status, response in added.items():
+            if str(status) not in responses:
+                responses[str(status)] = self._get_response_for_code(  # type: ignore[no-untyped-call]
+                    response, str(status), direction=direction
+                )
+        return responses
 
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses: dict[str, Any] = super()._get_response_bodies(direction)
+        if self.method in _WRITES:
+            for_writes = {429: error_response(429)}
+            headers = self._header_names()
+            for header, errors in _HEADER_ERRORS.items():
+                if header in headers:
+                    for status, description in errors.items():
+                        for_writes.setdefault(status, error_response(status, description))
+            return self._add(responses, for_writes, direction)
         if self.method != "GET" or not self._is_list_view():
             return responses
         view: Any = self.view  # a GenericAPIView, for a list
@@ -163,9 +213,4 @@ class ApiAutoSchema(AutoSchema):
             if nested:
                 description = "No such page, or the resource the list belongs to does not exist."
             added[404] = error_response(404, description, errors=_LIST_ERRORS)
-        for status, response in added.items():
-            if str(status) not in responses:
-                responses[str(status)] = self._get_response_for_code(  # type: ignore[no-untyped-call]
-                    response, str(status), direction=direction
-                )
-        return responses
+        return self._add(responses, added, direction)

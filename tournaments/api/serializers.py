@@ -10,7 +10,7 @@ from rest_framework import serializers
 
 from scoring.engine import PRESETS
 from tarabish_site.api.routes import ID_MAX
-from tarabish_site.api.serializers import OnlyItsFields
+from tarabish_site.api.serializers import OnlyItsChanges, OnlyItsFields
 from tournaments.algorithms.standings import TIEBREAKERS
 from tournaments.models import (
     POOLS_MAX,
@@ -74,7 +74,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
         read_only_fields = fields
 
 
-class TournamentCreateSerializer(serializers.Serializer[Any]):
+class TournamentCreateSerializer(OnlyItsFields):
     name = serializers.CharField(max_length=200)
     slug = serializers.SlugField(max_length=80, required=False, default="")
     venue = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
@@ -97,7 +97,7 @@ class TournamentCreateSerializer(serializers.Serializer[Any]):
     seed_by_rating = serializers.BooleanField(required=False, default=False)
 
 
-class TournamentUpdateSerializer(OnlyItsFields):
+class TournamentUpdateSerializer(OnlyItsChanges):
     name = serializers.CharField(max_length=200, required=False)
     venue = serializers.CharField(max_length=200, required=False, allow_blank=True)
     starts_on = serializers.DateField(required=False)
@@ -151,16 +151,16 @@ class EntrySerializer(serializers.ModelSerializer[Entry]):
         return [entry.team.player_one.display_name, entry.team.player_two.display_name]
 
 
-class EntryCreateSerializer(serializers.Serializer[Any]):
+class EntryCreateSerializer(OnlyItsFields):
     team = serializers.IntegerField(min_value=1, max_value=ID_MAX, help_text="The team's id.")
     seed = serializers.IntegerField(min_value=1, max_value=SEED_MAX, required=False, default=None)
 
 
-class CheckInSerializer(serializers.Serializer[Any]):
+class CheckInSerializer(OnlyItsFields):
     checked_in = serializers.BooleanField(required=False, default=True)
 
 
-class WithdrawSerializer(serializers.Serializer[Any]):
+class WithdrawSerializer(OnlyItsFields):
     forfeit_remaining = serializers.BooleanField(
         required=False,
         default=True,
@@ -170,17 +170,17 @@ class WithdrawSerializer(serializers.Serializer[Any]):
     note = serializers.CharField(max_length=300, required=False, default="", allow_blank=True)
 
 
-class SubstituteSerializer(serializers.Serializer[Any]):
+class SubstituteSerializer(OnlyItsFields):
     player = serializers.IntegerField(min_value=1, max_value=ID_MAX)
 
 
-class DirectorSerializer(serializers.Serializer[Any]):
+class DirectorSerializer(OnlyItsFields):
     user = serializers.IntegerField(
         min_value=1, max_value=ID_MAX, help_text="The account to name a director."
     )
 
 
-class CsvImportSerializer(serializers.Serializer[Any]):
+class CsvImportSerializer(OnlyItsFields):
     csv = serializers.CharField(
         help_text="CSV text with a header: team, player_one, player_two, community, seed "
         "(player_one and player_two required).",
@@ -233,7 +233,7 @@ class StageSerializer(serializers.ModelSerializer[Stage]):
         read_only_fields = fields
 
 
-class StageCreateSerializer(serializers.Serializer[Any]):
+class StageCreateSerializer(OnlyItsFields):
     kind = serializers.ChoiceField(choices=Stage.Kind.choices)
     name = serializers.CharField(max_length=100, required=False, default="")
     pool_count = serializers.IntegerField(
@@ -345,7 +345,7 @@ class MatchDetailSerializer(MatchSerializer):
         read_only_fields = fields
 
 
-class GameStartSerializer(serializers.Serializer[Any]):
+class GameStartSerializer(OnlyItsFields):
     first_dealer = serializers.IntegerField(min_value=0, max_value=3, required=False, default=None)
     seats = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
@@ -357,7 +357,7 @@ class GameStartSerializer(serializers.Serializer[Any]):
     )
 
 
-class ForfeitSerializer(serializers.Serializer[Any]):
+class ForfeitSerializer(OnlyItsFields):
     loser = serializers.IntegerField(
         min_value=1, max_value=ID_MAX, help_text="The entry that forfeits."
     )

@@ -12,9 +12,8 @@ from django.db.models import QuerySet
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
-from rest_framework import mixins, serializers, viewsets
+from rest_framework import mixins, serializers
 from rest_framework.decorators import action
-from rest_framework.parsers import JSONParser
 from rest_framework.permissions import SAFE_METHODS, BasePermission, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -31,6 +30,7 @@ from tarabish_site.api.versioning import (
     not_modified_response,
     with_etag,
 )
+from tarabish_site.api.viewsets import ApiViewSet
 from tournaments import selectors, services
 from tournaments.api.serializers import (
     CheckInSerializer,
@@ -96,10 +96,8 @@ def _tournament_response(tournament_id: int, status: int = 200) -> Response:
     return with_etag(response, tournament.version)
 
 
-class JsonApiViewSet(viewsets.GenericViewSet[Any]):
-    parser_classes = [JSONParser]
+class JsonApiViewSet(ApiViewSet):
     permission_classes = [ReadAnyoneWriteSignedIn]
-    lookup_value_regex = ID
 
 
 def _action_schema(
