@@ -23,6 +23,17 @@ def no_extra(data: Mapping[str, Any], known: set[str], prefix: str = "") -> None
             )
 
 
+def shown(value: object) -> str:
+    """A value as an error message quotes it: as written when short, else by what it is (the
+    insides of an object or a long list would only bury the reason)."""
+    written = repr(value)
+    if isinstance(value, Mapping):
+        return "an object"
+    if len(written) <= 40:
+        return written
+    return "a list" if isinstance(value, list | tuple) else "a long text"
+
+
 def is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -32,7 +43,8 @@ def seat(value: Any, field: str, *, optional: bool = False) -> Any:
         return None
     if not is_int(value) or value not in SEATS:
         raise InvalidEntry(
-            f"{field.rsplit('.', 1)[-1].replace('_', ' ')} must be a seat 0 to 3, not {value!r}",
+            f"{field.rsplit('.', 1)[-1].replace('_', ' ')} must be a seat 0 to 3, "
+            f"not {shown(value)}",
             code="bad_seat",
             field=field,
         )
@@ -44,14 +56,14 @@ def trump(value: Any, field: str) -> Suit | None:
         return None
     if not isinstance(value, str):
         raise InvalidEntry(
-            f"trump must be a suit letter or null, not {value!r}", code="bad_suit", field=field
+            f"trump must be a suit letter or null, not {shown(value)}", code="bad_suit", field=field
         )
     return parse_suit(value, field=field)
 
 
 def card(value: Any, field: str) -> Card:
     if not isinstance(value, str):
-        raise InvalidEntry(f"{value!r} is not a card", code="bad_card", field=field)
+        raise InvalidEntry(f"{shown(value)} is not a card", code="bad_card", field=field)
     return parse_card(value, field=field)
 
 
@@ -65,7 +77,7 @@ def int_pair(value: Any, field: str) -> tuple[int, int]:
     if not isinstance(value, list | tuple) or len(value) != 2 or not all(is_int(v) for v in value):
         words = field.rsplit(".", 1)[-1].replace("_", " ")
         raise InvalidEntry(
-            f"{words} must be two whole numbers, one per team, not {value!r}",
+            f"{words} must be two whole numbers, one per team, not {shown(value)}",
             code="bad_json",
             field=field,
         )

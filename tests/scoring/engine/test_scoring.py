@@ -411,3 +411,16 @@ def test_card_points_of_the_wrong_shape_are_named() -> None:
         "card_points",
         "card points must be two whole numbers, one per team, not [80]",
     )
+
+
+def test_a_refusal_quotes_a_short_value_and_names_an_object_or_a_long_one() -> None:
+    line = {"dealer": 0, "caller": 1, "trump": "H", "card_points": [81, 81]}
+    with pytest.raises(InvalidEntry) as info:
+        HandSummary.from_json(line | {"caller": {"seat": 0, "name": "Shirley", "side": "team_a"}})
+    assert str(info.value) == "caller must be a seat 0 to 3, not an object"
+    with pytest.raises(InvalidEntry) as info:
+        HandSummary.from_json(line | {"caller": "x" * 60})
+    assert str(info.value) == "caller must be a seat 0 to 3, not a long text"
+    with pytest.raises(InvalidEntry) as info:
+        HandSummary.from_json(line | {"caller": "4"})
+    assert str(info.value) == "caller must be a seat 0 to 3, not '4'"
