@@ -33,6 +33,9 @@ max_requests_jitter = 200
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
 errorlog = "-"
 forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1")
+# No control socket: nothing here uses gunicornc, and its default place (~/.gunicorn) is not
+# writable for the image's user.
+control_socket_disable = True
 
 
 def post_worker_init(worker: object) -> None:

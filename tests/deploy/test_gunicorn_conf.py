@@ -71,3 +71,8 @@ def test_a_directly_exposed_server_can_choose_threaded_workers(
         monkeypatch, GUNICORN_WORKER_CLASS="gthread", GUNICORN_THREADS="4", GUNICORN_WORKERS="2"
     )
     assert (conf["worker_class"], conf["threads"], conf["workers"]) == ("gthread", 4, 2)
+
+
+def test_gunicorn_opens_no_control_socket() -> None:
+    # its default place, ~/.gunicorn, is not writable for the image's user: an error each start
+    assert runpy.run_path(str(ROOT / "deploy" / "gunicorn.conf.py"))["control_socket_disable"]
