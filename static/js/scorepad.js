@@ -17,9 +17,11 @@ const words = { ...config.words, ...(document.getElementById("pad-words") || {})
 const conflictNote = document.getElementById("pad-conflict");
 
 // The hands on this phone not yet stored, as last drawn; the refused hand put back in the form
-// ({key, number, conflict, from}), which keeps its place in the queue until saved again or
-// discarded; and the number of the hand being typed, fixed once typing starts, so that a hand
-// entered meanwhile from another phone does not silently move it on.
+// ({key, number, conflict}), which keeps its place in the queue and its number until saved
+// again or discarded (``conflict``: refused because another phone entered that number, which
+// is almost always the same hand entered twice: it is never renumbered); and the number of the
+// hand being typed, fixed once typing starts, so that a hand entered meanwhile from another
+// phone does not silently move it on.
 let queue = [];
 let editing = null;
 let formNumber = null;
@@ -85,10 +87,34 @@ function buildEntry() {
   return entry;
 }
 
-// A refusal of the runs a player showed speaks of seats: say the players' names instead.
-function named(path, text) {
-  if (!path || !/^(entry\.)?run_counts\b/.test(path)) return text;
-  return text.replace(/\bseat ([0-3])\b/g, (seat, n) => config.seats[n] || seat);
+// The engine's refusals speak of seats ("seat 0 must call ..."): say the players' names
+// instead, wherever the pad shows one (beside a field, in the preview, in the outbox).
+function named(_path, text) {
+  if (text === null || text === undefined) return "";
+  return String(text).replace(/\bseat ([0-3])\b/g, (seat, n) => config.seats[n] || seat);
+}
+
+// What the scorekeeper is told of a hand refused because another phone entered its number.
+function alreadyEntered(number) {
+  return words.alreadyEntered.replaceAll("%(number)s", number);
+}
+
+function correctUrl(number) {
+  return words.correctUrl.replace(/\/0\/correct\/$/, `/${number}/correct/`);
+}
+
+function correctLink(number) {
+  const link = document.createElement("a");
+  link.href = correctUrl(number);
+  link.textContent = words.correctHand.replace("%(number)s", number);
+  return link;
+}
+
+// A refused entry whose number another phone has entered (and that is still so).
+function numberTaken(entry) {
+  const number = entry && entry.body && entry.body.number;
+  return !!(entry && entry.fields && entry.fields.number) && typeof number === "number"
+    && number < config.nextNumber;
 }
 
 function describe(entry, number) {
@@ -195,7 +221,7 @@ function schedulePreview() {
   previewTimer = setTimeout(runPreview, 250);
 }
 
-async function runPreview() {
+async function runPreview({ again = true } = {}) {
   const entry = buildEntry();
   // preview once the line is filled in enough to say something (the server judges the rest)
   const caller = value("caller");
@@ -223,7 +249,10 @@ async function runPreview() {
     // another phone has entered this hand: the server's preview would be of the next one
     clearErrors();
     preview.className = "preview error";
-    preview.textContent = words.numberTaken.replace("%(number)s", number);
+    preview.dataset.outcome = "";
+    preview.textContent = editing && editing.conflict
+      ? alreadyEntered(number)
+      : words.numberTaken.replace("%(number)s", number);
     return;
   }
   if (!navigator.onLine || handsAhead().length > 0) {
@@ -248,6 +277,22 @@ async function runPreview() {
   }
   if (seq !== previewSeq) return;
   const data = await response.json().catch(() => ({}));
+  if (seq !== previewSeq) return;
+  if (response.ok && data.ok && typeof data.dealer === "number"
+    && dealerSeat(number) !== undefined && data.dealer !== dealerSeat(number)) {
+    // the server previewed another hand than this one (another phone saved a hand meanwhile):
+    // look at the game again and preview this hand as it now stands, or say nothing of it
+    clearErrors();
+    preview.className = "preview";
+    preview.dataset.outcome = "";
+    preview.textContent = words.previewWaiting;
+    await refreshLive(true);
+    if (seq === previewSeq) {
+      if (again) runPreview({ again: false });
+      else preview.hidden = true;
+    }
+    return;
+  }
   if (response.ok && data.ok) {
     clearErrors();
     preview.className = "preview";
@@ -271,7 +316,7 @@ async function runPreview() {
     preview.className = "preview error";
     preview.dataset.outcome = "";
     const placed = showErrors(data);
-    const message = named(Object.keys(data.fields || {})[0], data.message || "");
+    const message = named(null, data.message || "");
     preview.textContent = placed ? message : (message || response.statusText);
   }
 }
@@ -293,7 +338,15 @@ async function refreshLive(force = false) {
       const fresh = holder.querySelector("#live");
       if (fresh) {
         live.replaceWith(fresh);
+        const before = config.nextNumber;
         config.nextNumber = Number(fresh.dataset.next);
+        if (config.nextNumber !== before && form && !editing && formNumber !== null) {
+          // another phone's hand: a preview shown or on its way may be of another hand than
+          // the form's now; judge the form's hand again as the game now stands
+          previewSeq += 1;
+          clearTimeout(previewTimer);
+          previewTimer = setTimeout(runPreview, 0);
+        }
         const undo = document.getElementById("undo-link");
         if (undo) undo.hidden = fresh.dataset.status !== "in_progress" || config.nextNumber <= 1;
         if (fresh.dataset.status !== "in_progress" && form) window.location.reload();
@@ -328,7 +381,12 @@ async function renderOutbox() {
       item.className = "refused";
       const reason = document.createElement("span");
       reason.className = "field-error";
-      reason.textContent = `${words.refused}: ${entry.error}`;
+      if (numberTaken(entry)) {
+        reason.textContent = `${words.refused}: ${alreadyEntered(entry.body.number)} `;
+        reason.append(correctLink(entry.body.number));
+      } else {
+        reason.textContent = `${words.refused}: ${named(null, entry.error)}`;
+      }
       item.append(reason);
     } else {
       item.append(words.notSent);
@@ -377,8 +435,12 @@ function handNumber() {
   return formNumber ?? freshNumber();
 }
 
+function dealerSeat(number) {
+  return config.dealers[number] ?? (config.dealers[1] === undefined ? undefined : (config.dealers[1] + number - 1) % 4);
+}
+
 function dealerOf(number) {
-  const seat = config.dealers[number] ?? (config.dealers[1] === undefined ? undefined : (config.dealers[1] + number - 1) % 4);
+  const seat = dealerSeat(number);
   return seat === undefined ? "" : config.seats[seat];
 }
 
@@ -415,14 +477,37 @@ function showNumber() {
     own.replaceChildren(before, strong, after || "");
   }
   if (conflictNote) {
-    let note = "";
-    if (editing && editing.from !== null) {
-      note = words.renumbered.replace("%(number)s", editing.from).replace("%(next)s", number);
-    } else if ((editing || formNumber !== null) && number < config.nextNumber) {
-      note = words.numberTaken.replace("%(number)s", number);
+    if (editing && editing.conflict && number < config.nextNumber) {
+      // the same hand entered twice, almost always: it keeps its number, to be discarded here
+      // or hand N corrected
+      if (conflictNote.dataset.shown !== `${editing.key}:${number}`) {
+        conflictNote.dataset.shown = `${editing.key}:${number}`;
+        const discard = document.createElement("button");
+        discard.type = "button";
+        discard.className = "danger";
+        discard.id = "discard-conflict";
+        discard.textContent = words.discardThis;
+        discard.addEventListener("click", () => {
+          const mine = editing && queue.find((other) => other.key === editing.key);
+          if (mine) takeOut(mine);
+        });
+        const actions = document.createElement("span");
+        actions.className = "outbox-actions";
+        const link = correctLink(number);
+        link.className = "button secondary";
+        actions.append(discard, link);
+        conflictNote.replaceChildren(`${alreadyEntered(number)} `, actions);
+      }
+      conflictNote.hidden = false;
+    } else {
+      let note = "";
+      if ((editing || formNumber !== null) && number < config.nextNumber) {
+        note = words.numberTaken.replace("%(number)s", number);
+      }
+      delete conflictNote.dataset.shown;
+      conflictNote.textContent = note;
+      conflictNote.hidden = !note;
     }
-    conflictNote.textContent = note;
-    conflictNote.hidden = !note;
   }
 }
 
@@ -481,33 +566,25 @@ async function takeBack(entry, { focus = true } = {}) {
   previewSeq += 1; // a preview of what was in the form before is no longer this form's
   restore(entry.form);
   const number = entry.body && typeof entry.body.number === "number" ? entry.body.number : handNumber();
-  editing = { key: entry.key, number, conflict: !!(entry.fields && entry.fields.number), from: null };
+  editing = { key: entry.key, number, conflict: !!(entry.fields && entry.fields.number) };
   formNumber = null;
   await renderOutbox();
   showErrors({ fields: entry.fields }, { focus: false });
   preview.hidden = false;
   preview.className = "preview error";
   preview.dataset.outcome = "";
-  preview.textContent = entry.error || "";
+  preview.textContent = named(null, entry.error);
   if (focus) {
     const first = form.querySelector("[aria-invalid=true]:checked") || form.querySelector("[aria-invalid=true]");
     goTo(first);
   }
 }
 
-// The refused hand in the form is changed: a hand whose number another phone took is now the
-// next one.
+// The form is changed. A refused hand put back keeps its number, even one another phone has
+// entered (never renumbered: it is discarded, or that hand corrected).
 function formChanged() {
   if (editing) {
-    if (editing.conflict && editing.from === null) {
-      const ahead = handsAhead().filter((other) => other.body);
-      const next = Math.max(config.nextNumber, ...ahead.map((other) => other.body.number + 1));
-      if (next !== editing.number) {
-        editing.from = editing.number;
-        editing.number = next;
-      }
-      editing.conflict = false;
-    }
+    // nothing to do: its number is its own
   } else if (!edited(form)) {
     formNumber = null;
   } else if (formNumber === null) {
@@ -585,6 +662,18 @@ if (form) {
       const entry = buildEntry();
       await renderOutbox();
       const number = handNumber();
+      if (editing && editing.conflict && number < config.nextNumber && conflictNote) {
+        // saved again, it would be refused again: it is discarded, or that hand corrected
+        clearErrors();
+        preview.hidden = false;
+        preview.className = "preview error";
+        preview.dataset.outcome = "";
+        preview.textContent = alreadyEntered(number);
+        conflictNote.tabIndex = -1;
+        conflictNote.scrollIntoView({ block: "center" });
+        conflictNote.focus({ preventScroll: true });
+        return;
+      }
       const typed = {
         body: { entry_kind: "summary", number, ...entry },
         label: describe(entry, number),

@@ -15,7 +15,7 @@ from scoring.models import Hand
 from tests.helpers import wait_for
 from tests.pages.conftest import PHONE
 from tests.pages.test_browser_scorepad import fill_hand, hands_stored, save_hand, tap
-from tests.scoring.factories import GameFactory, UserFactory, record_hand
+from tests.scoring.factories import GameFactory, UserFactory, record_hand, record_hands
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -158,13 +158,106 @@ def test_a_hand_entered_from_another_phone_is_not_counted_twice(page, sign_in, k
     expect(page.locator("#hand-title")).to_have_text("Hand 1")
     assert entered(game) == [(1, 0, 0)]
 
-    # changed, it is the next hand, and says so
+    # changed, it keeps its number (it is almost always the same hand entered twice): the
+    # scorekeeper discards it or corrects hand 1, and saving it again is not tried
     page.fill("input[name=count]", "90")
+    expect(page.locator("#pad-conflict")).to_contain_text(
+        "Hand 1 was already entered from another phone: discard this one, or correct hand 1"
+    )
+    expect(page.locator("#hand-title")).to_have_text("Hand 1")
+    expect(page.locator("#pad-conflict a")).to_have_attribute(
+        "href", f"/games/{game.pk}/hands/1/correct/"
+    )
+    page.click("#save-hand")
+    expect(page.locator("#pad-conflict")).to_be_focused()
+    expect(page.locator("#hand-title")).to_have_text("Hand 1")
+    page.locator("#pad-conflict").get_by_role("button", name="Discard this one").click()
     expect(page.locator("#hand-title")).to_have_text("Hand 2")
-    expect(page.locator("#pad-conflict")).to_contain_text("this one is now hand 2")
-    expect(page.locator("#preview")).to_contain_text("Made")
-    save_hand(page, 2)
-    assert entered(game) == [(1, 0, 0), (2, 0, 1)]
+    expect(page.locator("input[name=count]")).to_have_value("")
+    expect(page.locator("#pad-conflict")).to_be_hidden()
+    expect(page.locator("#outbox")).to_be_hidden()
+    assert entered(game) == [(1, 0, 0)]
+
+
+def test_a_put_back_hand_another_phone_entered_keeps_its_number_until_discarded(
+    page, sign_in, keeper, browser_context, other_phone
+):
+    game = GameFactory(scorekeepers=[keeper], first_dealer=0)
+    sign_in(keeper)
+    open_pad(page, game, offline_ready=True)
+    open_pad(other_phone, game)
+    browser_context.set_offline(True)
+    fill_hand(page, caller=0, trump="H", team="team_a", count=100)
+    page.click("#save-hand")
+    fill_hand(page, caller=1, trump="S", team="team_b", count=100)
+    page.click("#save-hand")
+    expect(page.locator("#hand-title")).to_have_text("Hand 3")
+    fill_hand(other_phone, caller=0, trump="D", team="team_a", count=90)
+    save_hand(other_phone, 1)
+    browser_context.set_offline(False)
+    look_again(page)
+
+    # the refusal says plainly what happened, hand 2 waits behind it
+    refused = page.locator("#outbox-list li").first
+    expect(refused).to_contain_text("Hand 1 was already entered from another phone", timeout=20_000)
+    expect(page.locator("#outbox-list li").nth(1)).to_contain_text("Not yet sent")
+    refused.get_by_role("button", name="Put back in the form").click()
+    page.fill("input[name=count]", "101")
+    expect(page.locator("#hand-title")).to_have_text("Hand 1")
+    note = page.locator("#pad-conflict")
+    expect(note).to_contain_text("discard this one, or correct hand 1")
+    expect(note).not_to_contain_text("now hand")
+    expect(page.locator("#preview")).to_contain_text("already entered from another phone")
+    page.click("#save-hand")
+    page.wait_for_timeout(500)
+    assert entered(game) == [(1, 0, 0)]  # neither it nor hand 2 stored under another number
+
+    # discarded: hand 2 goes as hand 2, dealt by seat 1
+    note.get_by_role("button", name="Discard this one").click()
+    expect(page.locator("#hand-2")).to_be_visible(timeout=20_000)
+    expect(page.locator("#outbox")).to_be_hidden()
+    expect(page.locator("#hand-title")).to_have_text("Hand 3")
+    assert entered(game) == [(1, 0, 0), (2, 1, 1)]
+
+
+def test_a_preview_on_its_way_when_another_phone_saves_is_not_shown_for_the_next_hand(
+    page, sign_in, keeper, other_phone
+):
+    game = GameFactory(scorekeepers=[keeper], first_dealer=0)
+    sign_in(keeper)
+    open_pad(page, game)
+    open_pad(other_phone, game)
+    held: list[Any] = []
+
+    def hold(route: Any) -> None:
+        if held and held[0] == "released":
+            route.continue_()
+        else:
+            held.append(route)
+
+    page.route("**/pad/preview/", hold)
+    fill_hand(page, caller=0, trump="H", team="team_a", count=100)
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the preview was asked for"
+
+    # the other phone saves hand 1 while this phone's preview of it is on its way
+    fill_hand(other_phone, caller=0, trump="H", team="team_a", count=100)
+    save_hand(other_phone, 1)
+    waiting, held[:] = list(held), ["released"]
+    for route in waiting:
+        route.continue_()
+
+    expect(page.locator("#pad-conflict")).to_contain_text(
+        "Hand 1 was entered from another phone", timeout=10_000
+    )
+    expect(page.locator("#hand-title")).to_have_text("Hand 1")
+    page.wait_for_timeout(500)
+    preview = page.locator("#preview")
+    expect(preview).to_contain_text("Hand 1 was entered from another phone")
+    expect(preview).not_to_contain_text("200")  # hand 2's totals, 100 + 100
 
 
 # ------------------------------------------------------------------ undo
@@ -218,6 +311,92 @@ def test_an_error_far_from_save_takes_the_scorekeeper_to_the_field(page, sign_in
     expect(slot).to_have_text("")
     expect(caller).not_to_have_attribute("aria-invalid", "true")
     assert caller.get_attribute("aria-describedby") is None
+
+
+def test_refusals_name_the_players_not_their_seats(page, sign_in, keeper, browser_context):
+    game = GameFactory(scorekeepers=[keeper], first_dealer=0, ruleset_preset="forced-at-400")
+    record_hands(game, 3, points=(142, 20))  # team A 426: seat 2 must call, seat 3 deals
+    names = [p.display_name for p in game.seats]
+    sign_in(keeper)
+    open_pad(page, game, offline_ready=True)
+
+    # the dealer called: refused beside "Who called trump?" with the players' names
+    fill_hand(page, caller=3, trump="S", team="team_b", count=100)
+    slot = page.locator("[data-error-for=caller]")
+    expect(slot).to_contain_text(f"{names[2]} must call")
+    expect(slot).to_contain_text(f"the dealer, {names[3]}")
+    expect(slot).not_to_contain_text("seat")
+    expect(page.locator("#preview")).not_to_contain_text("seat 2")
+
+    # a hand kept with no signal and refused for its runs: its reason in the outbox too
+    page.locator("button[type=reset]").click()
+    browser_context.set_offline(True)
+    fill_hand(page, caller=2, trump="H", team="team_a", count=100)
+    page.fill("[data-run=twenty][data-seat='0']", "1")
+    page.fill("[data-run=twenty][data-seat='3']", "1")
+    page.click("#save-hand")
+    fill_hand(page, caller=2, trump="H", team="team_a", count=100)
+    page.click("#save-hand")
+    browser_context.set_offline(False)
+    look_again(page)
+    refused = page.locator("#outbox-list li").first
+    expect(refused).to_contain_text(f"{names[0]} and {names[3]} each show a twenty", timeout=20_000)
+    expect(refused).not_to_contain_text("seat 0")
+
+
+# ------------------------------------------------------------------ the pages around the pad
+
+
+def test_a_missing_tick_takes_the_director_to_the_box(page, sign_in, keeper):
+    game = GameFactory(scorekeepers=[keeper], first_dealer=0)
+    record_hand(game)
+    sign_in(keeper)
+    page.goto(f"/games/{game.pk}/pad/undo/")
+    page.click("#confirm-undo")
+    expect(page.locator("input[name=confirm]")).to_be_focused()
+    expect(page.locator("input[name=confirm]")).to_have_attribute("aria-invalid", "true")
+
+
+def test_the_end_change_box_is_in_error_only_once_a_save_left_it_unticked(page, sign_in):
+    director = UserFactory(director=True)
+    game = GameFactory(scorekeepers=[director])
+    record_hands(game, 6)  # team A wins 552-420
+    sign_in(director)
+    page.goto(f"/games/{game.pk}/hands/6/correct/")
+    page.fill("input[name=count]", "40")  # a bait: team B wins
+    page.fill("[name=reason]", "the count was wrong")
+    page.click("#save-correction")
+    expect(page.locator("#end-change")).to_contain_text("would win the game instead")
+    box = page.locator("#confirm-end")
+    expect(page.locator("#confirm-end-error")).to_have_text("")
+    expect(box).not_to_have_attribute("aria-invalid", "true")
+    expect(box).not_to_be_focused()
+
+    page.click("#save-correction")  # without the tick
+    expect(page.locator("#confirm-end-error")).to_contain_text("tick the box to confirm")
+    expect(box).to_be_focused()
+    box.check()
+    page.click("#save-correction")
+    expect(page).to_have_url(f"/games/{game.pk}/pad/")
+
+
+def test_the_new_game_box_and_the_header_links_are_big_enough_to_tap(page, sign_in, keeper):
+    sign_in(keeper)
+    page.goto("/games/new/")
+    links = page.locator(".site-header a:visible, .site-header button:visible")
+    assert links.count() >= 4
+    for link in links.all():
+        assert link.bounding_box()["height"] >= 44, link.inner_text()
+
+    label = page.locator("label:has(#id_public)")
+    assert label.bounding_box()["height"] >= 44
+    box = page.locator("#id_public")
+    expect(box).to_be_checked()
+    label.click(position={"x": label.bounding_box()["width"] - 5, "y": 3})
+    expect(box).not_to_be_checked()
+    # on a desktop the header stays one line
+    page.set_viewport_size({"width": 1280, "height": 800})
+    assert page.locator(".site-header").bounding_box()["height"] < 90
 
 
 # ------------------------------------------------------------------ with no signal
