@@ -421,6 +421,77 @@ def test_a_held_result_change_waits_for_the_director() -> None:
     assert Match.objects.get(stage=stage, key="W2-1").state == Match.State.PENDING
 
 
+def test_a_reset_waits_for_a_game_being_played_and_its_hold_names_every_match() -> None:
+    from rest_framework.test import APIClient
+
+    from scoring import services as scoring_services
+    from scoring.models import Game
+    from tests.scoring.factories import summary
+    from tournaments.services import match_game_start, match_sync_for_game
+
+    tournament = tournament_ready(4)
+    stage = add_stage(tournament, "double_elim", grand_final="single")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    first = win_match(Match.objects.get(stage=stage, key="W1-1"), "home")
+    win_match(Match.objects.get(stage=stage, key="W1-2"), "home")
+    win_match(Match.objects.get(stage=stage, key="W2-1"), "home")
+    losers = Match.objects.get(stage=stage, key="L1-1")
+    match_forfeit(
+        match_id=losers.pk,
+        actor=tournament.organiser,
+        loser_id=losers.away_id,
+        expected_version=losers.version,
+    )
+    later = Match.objects.get(stage=stage, key="L2-1")
+    playing = match_game_start(match_id=later.pk, actor=None, first_dealer=0).game
+    scoring_services.hand_record(
+        game=playing, entry_kind="summary", entry=summary(caller=1, card_points=[22, 140])
+    )
+    game = MatchGame.objects.get(match=first).game
+    scoring_services.game_reopen(game=game, by=tournament.organiser)
+    assert match_sync_for_game(game_id=game.pk) is None
+    first.refresh_from_db()
+    assert "re-open W2-1, L2-1, already played, and L1-1, awarded by forfeit." in (
+        first.held_reason
+    )
+
+    with pytest.raises(Conflict) as refused:
+        match_reset_confirm(
+            match_id=first.pk, actor=tournament.organiser, expected_version=first.version
+        )
+    assert refused.value.code == "game_in_progress"
+    assert f"L2-1, whose game {playing.pk} is still being played" in refused.value.message
+    client = APIClient()
+    client.force_authenticate(tournament.organiser)
+    response = client.post(
+        f"/api/v1/matches/{first.pk}/confirm-reset/", HTTP_IF_MATCH=f'"{first.version}"'
+    )
+    assert response.status_code == 409
+    assert response.json()["code"] == "game_in_progress"
+    playing.refresh_from_db()
+    assert playing.status == Game.Status.IN_PROGRESS
+    assert not MatchGame.objects.get(game=playing).discarded
+    assert Match.objects.get(pk=later.pk).state == Match.State.IN_PROGRESS
+    assert Match.objects.get(pk=first.pk).held_reason == first.held_reason
+
+    # once the game is over, the reset goes through and sets it aside
+    while playing.status == Game.Status.IN_PROGRESS:
+        scoring_services.hand_record(
+            game=playing, entry_kind="summary", entry=summary(caller=1, card_points=[22, 140])
+        )
+        playing.refresh_from_db()
+    from tournaments.services import match_sync
+
+    match_sync(match_id=later.pk)
+    first.refresh_from_db()
+    match_reset_confirm(
+        match_id=first.pk, actor=tournament.organiser, expected_version=first.version
+    )
+    assert MatchGame.objects.get(game=playing).discarded
+    assert Match.objects.get(pk=later.pk).state == Match.State.PENDING
+    assert Match.objects.get(pk=losers.pk).forfeit is False
+
+
 # ------------------------------------------------------------------ withdrawal
 @pytest.mark.parametrize("forfeit", [True, False])
 def test_withdrawal_forfeits_or_sets_aside_remaining_matches(forfeit: bool) -> None:

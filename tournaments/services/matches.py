@@ -265,22 +265,24 @@ def match_outcome(match: Match) -> MatchOutcome:
 
 
 def _reopen_dependents(stage: Stage, match: Match, *, confirm_reset: bool) -> None:
-    """Clear what depended on the old result of ``match``; refuse if any was played."""
+    """Clear what depended on the old result of ``match``; refuse if any was played.
+
+    Every later match with a result or a game (played, being played or awarded by forfeit)
+    is re-opened: the hold names them all. A confirmed reset is refused while a game of one
+    of them is still being played (that game would go on in a match set back to pending).
+    """
     bracket = bracket_of(stage)
     keys = dependents(bracket, match.key)
     later = list(Match.objects.filter(stage=stage, key__in=keys).order_by("round_id", "number"))
-    played = [
-        m
-        for m in later
-        if m.state == State.IN_PROGRESS or (m.state == State.COMPLETE and not m.forfeit)
-    ]
+    reopened = [m for m in later if m.state in (State.IN_PROGRESS, State.COMPLETE)]
+    played = [m for m in reopened if not m.forfeit]
     if played and not confirm_reset:
-        names = ", ".join(m.key for m in played)
         message = (
-            f"Changing the result of {match.key} would re-open {names}, already played. "
+            f"Changing the result of {match.key} would re-open {_reopened_names(reopened)}. "
             "A director must confirm the reset: those results are then set aside."
         )
         raise Conflict(message, code="dependents_played", fields={"confirm_reset": [message]})
+    _refuse_reset_while_game_in_progress(match, later)
     reason = f"Result of {match.key} changed; reset confirmed by a director."
     MatchGame.objects.filter(match__in=later, discarded=False).update(
         discarded=True, discarded_reason=reason
@@ -300,6 +302,35 @@ def _reopen_dependents(stage: Stage, match: Match, *, confirm_reset: bool) -> No
             other.held_reason = ""
             other.version += 1
     _save_results(later)
+
+
+def _reopened_names(reopened: Sequence[Match]) -> str:
+    """``"W2-1, L2-2, already played, and L1-3, awarded by forfeit"``."""
+    played = ", ".join(m.key for m in reopened if not m.forfeit)
+    forfeited = ", ".join(m.key for m in reopened if m.forfeit)
+    parts = [f"{played}, already played" if played else ""]
+    parts.append(f"{forfeited}, awarded by forfeit" if forfeited else "")
+    return ", and ".join(part for part in parts if part)
+
+
+def _refuse_reset_while_game_in_progress(match: Match, later: Sequence[Match]) -> None:
+    """Refuse (409 ``game_in_progress``) to re-open later matches while one of their counted
+    games is being played, naming the match and the game."""
+    link = (
+        MatchGame.objects.filter(
+            match__in=later, discarded=False, game__status=Game.Status.IN_PROGRESS
+        )
+        .select_related("match")
+        .order_by("match__round_id", "match__number", "game_id")
+        .first()
+    )
+    if link is None:
+        return
+    message = (
+        f"Changing the result of {match.key} would re-open {link.match.key}, whose game "
+        f"{link.game_id} is still being played; finish or end that game first."
+    )
+    raise Conflict(message, code="game_in_progress")
 
 
 def _apply(stage: Stage, match: Match, outcome: MatchOutcome, *, confirm_reset: bool) -> Match:
