@@ -136,6 +136,9 @@ COMMUNITIES = (
 )
 FINISHED_SLUG = "legion-fall-classic"
 RUNNING_SLUG = "cape-breton-winter-open"
+SWISS_SLUG = "cheticamp-swiss-night"
+KNOCKOUT_SLUG = "mabou-knockout-cup"
+DEMO_SLUGS = (FINISHED_SLUG, RUNNING_SLUG, SWISS_SLUG, KNOCKOUT_SLUG)
 
 
 def _demo_teams(count: int, offset: int) -> list[int]:
@@ -161,9 +164,11 @@ def _demo_teams(count: int, offset: int) -> list[int]:
     return team_ids
 
 
-def _demo_tournament(
-    *, director: Any, slug: str, name: str, teams: int, offset: int, pools: int, **values: Any
+def _demo_registered(
+    *, director: Any, slug: str, name: str, teams: int, offset: int, absent: int, **values: Any
 ) -> Tournament:
+    """A tournament with ``teams`` demo teams registered and checked in but ``absent`` of them,
+    check-in processed: ready for its stages."""
     from tournaments import services
 
     tournament = services.tournament_create(actor=director, name=name, slug=slug, **values)
@@ -173,9 +178,26 @@ def _demo_tournament(
         for team_id in _demo_teams(teams, offset)
     ]
     services.tournament_open_check_in(tournament_id=tournament.pk, actor=director)
-    for entry in entries[:-1] if teams % 2 else entries:
+    for entry in entries[: teams - absent]:
         services.entry_check_in(entry_id=entry.pk, actor=director)
     services.checkin_process(tournament_id=tournament.pk, actor=director)
+    return tournament
+
+
+def _demo_tournament(
+    *, director: Any, slug: str, name: str, teams: int, offset: int, pools: int, **values: Any
+) -> Tournament:
+    from tournaments import services
+
+    tournament = _demo_registered(
+        director=director,
+        slug=slug,
+        name=name,
+        teams=teams,
+        offset=offset,
+        absent=teams % 2,
+        **values,
+    )
     services.stage_create(
         tournament_id=tournament.pk,
         actor=director,
@@ -194,19 +216,83 @@ def _demo_tournament(
     return tournament
 
 
+def _demo_swiss(
+    *, director: Any, rng: random.Random, teams: int, rounds: int, offset: int
+) -> Tournament:
+    """A running Swiss tournament (an odd field, so a bye each round): every round but the
+    last played, the last paired and half played; standings with Buchholz."""
+    from tournaments import services
+
+    tournament = _demo_registered(
+        director=director,
+        slug=SWISS_SLUG,
+        name="Chéticamp Swiss Night",
+        venue="Chéticamp Co-op Hall",
+        starts_on=dt.date(2026, 12, 5),
+        teams=teams,
+        offset=offset,
+        absent=0,
+    )
+    stage = services.stage_create(
+        tournament_id=tournament.pk,
+        actor=director,
+        kind=Stage.Kind.SWISS,
+        name="Swiss rounds",
+        swiss_rounds=rounds,
+    )
+    services.stage_start(stage_id=stage.pk, actor=director)
+    for _ in range(rounds - 1):
+        stage_play_simulated(stage_id=stage.pk, rng=rng, player="greedy")
+        services.swiss_round_pair(stage_id=stage.pk, actor=director)
+    to_play = Match.objects.filter(stage=stage, state=Match.State.READY).count()
+    stage_play_simulated(stage_id=stage.pk, rng=rng, player="greedy", limit=to_play // 2)
+    services.standings_recompute(stage_id=stage.pk, force=True)
+    return tournament
+
+
+def _demo_knockout(*, director: Any, rng: random.Random, teams: int, offset: int) -> Tournament:
+    """A finished single-elimination cup with a match for third place."""
+    from tournaments import services
+
+    tournament = _demo_registered(
+        director=director,
+        slug=KNOCKOUT_SLUG,
+        name="Mabou Knockout Cup",
+        venue="Mabou Community Hall",
+        starts_on=dt.date(2026, 9, 26),
+        teams=teams,
+        offset=offset,
+        absent=0,
+    )
+    stage = services.stage_create(
+        tournament_id=tournament.pk,
+        actor=director,
+        kind=Stage.Kind.SINGLE_ELIM,
+        name="Single elimination",
+        third_place=True,
+    )
+    services.stage_start(stage_id=stage.pk, actor=director)
+    stage_play_simulated(stage_id=stage.pk, rng=rng, player="greedy")
+    services.tournament_finish(tournament_id=tournament.pk, actor=director)
+    return tournament
+
+
 def demo_load(
     *,
     director: Any,
     seed: int = 1979,
     finished: tuple[int, int] = (16, 4),
     running: tuple[int, int] = (13, 3),
+    swiss: tuple[int, int] = (9, 4),
+    cup: int = 8,
 ) -> list[Tournament]:
-    """One finished and one running tournament (pools into a double elimination bracket),
-    every game simulated by the engine and entered hand by hand. Idempotent: a demo
-    tournament that exists already is left as it is.
+    """One finished and one running tournament (pools into a double elimination bracket), a
+    running Swiss tournament and a finished single-elimination cup, every game simulated by
+    the engine and entered hand by hand. Idempotent: a demo tournament that exists already is
+    left as it is.
 
     ``finished`` and ``running`` are (teams registered, pools) of each; one team of an odd
-    count does not check in."""
+    count does not check in. ``swiss`` is (teams, rounds); ``cup`` the cup's teams."""
     from tournaments import services
 
     made = []
@@ -249,6 +335,18 @@ def demo_load(
             stage_play_simulated(stage_id=knockout.pk, rng=rng, player="greedy", limit=4)
             _half_played_game(knockout, rng)
             made.append(tournament)
+    offset = finished[0] + running[0]
+    if not Tournament.objects.filter(slug=SWISS_SLUG).exists():
+        with transaction.atomic():
+            made.append(
+                _demo_swiss(
+                    director=director, rng=rng, teams=swiss[0], rounds=swiss[1], offset=offset
+                )
+            )
+    offset += swiss[0]
+    if not Tournament.objects.filter(slug=KNOCKOUT_SLUG).exists():
+        with transaction.atomic():
+            made.append(_demo_knockout(director=director, rng=rng, teams=cup, offset=offset))
     return made
 
 
@@ -267,7 +365,7 @@ def _half_played_game(stage: Stage, rng: random.Random) -> None:
 
 
 def demo_summary() -> dict[str, int]:
-    demo = Tournament.objects.filter(slug__in=[FINISHED_SLUG, RUNNING_SLUG])
+    demo = Tournament.objects.filter(slug__in=DEMO_SLUGS)
     matches = Match.objects.filter(stage__tournament__in=demo)
     return {
         "tournaments": demo.count(),
