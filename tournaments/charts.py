@@ -42,12 +42,14 @@ MARGIN = 10
 
 @dataclass(frozen=True, slots=True)
 class MatchExtra:
-    """What the page adds to a bracket match: a link, the score per slot, live or not."""
+    """What the page adds to a bracket match: a link, the score per slot, live or not, and
+    whether it was decided by forfeit (no score then: the slot that forfeited says so)."""
 
     url: str | None = None
     scores: tuple[str, str] | None = None
     table: str = ""
     live: bool = False
+    forfeit: bool = False
 
 
 @dataclass(slots=True)
@@ -168,9 +170,12 @@ def _draw_match(
             f'transform="translate({num(x)},{num(y)})">'
         )
     ]
+    forfeit = extra is not None and extra.forfeit
     title = str(match["key"])
     if extra is not None and extra.table:
         title += f" · {translate('Table')} {extra.table}"
+    if forfeit:
+        title += f" · {translate('forfeit')}"
     parts.append(f"<title>{escape(title)}</title>")
     for index, slot in enumerate(match["slots"]):
         bye = index < len(byes) and byes[index]
@@ -183,14 +188,21 @@ def _draw_match(
             slot_classes.append("path")
         data = f' data-entry="{attr(entry)}"' if entry is not None else ""
         sy = index * ROW_H
+        forfeited = forfeit and match.get("winner_slot") not in (None, index)
+        shown = _clip(text, 14 if forfeited else 22)
         parts.append(
             f'<rect class="{" ".join(slot_classes)}"{data} x="0" y="{sy}" width="{BOX_W}" '
             f'height="{ROW_H}" rx="3"/>'
-            f'<text class="{css}" x="6" y="{sy + 16}">{escape(_clip(text))}'
-            + (f"<title>{escape(text)}</title>" if _clip(text) != text else "")
+            f'<text class="{css}" x="6" y="{sy + 16}">{escape(shown)}'
+            + (f"<title>{escape(text)}</title>" if shown != text else "")
             + "</text>"
         )
-        if extra is not None and extra.scores is not None:
+        if forfeited:
+            parts.append(
+                f'<text class="score forfeit" x="{BOX_W - 6}" y="{sy + 16}" text-anchor="end">'
+                f"{escape(translate('forfeit'))}</text>"
+            )
+        elif extra is not None and extra.scores is not None and not forfeit:
             parts.append(
                 f'<text class="score" x="{BOX_W - 6}" y="{sy + 16}" text-anchor="end">'
                 f"{escape(extra.scores[index])}</text>"
@@ -202,6 +214,7 @@ def _draw_match(
             if extra and extra.table
             else ""
         )
+        + (f" · {escape(translate('forfeit'))}" if forfeit else "")
         + "</text>"
     )
     parts.append("</g>")

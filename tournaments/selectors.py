@@ -98,13 +98,19 @@ class TournamentOverview:
         return running[0] if running else None
 
 
+def entries_in_seed_order(entries: QuerySet[Entry]) -> QuerySet[Entry]:
+    """``entries`` as a tournament lists them: the seeded ones by seed, then the others in the
+    order they registered."""
+    return entries.order_by(F("seed").asc(nulls_last=True), "registered_at", "id")
+
+
 def tournament_overview(tournament: Tournament) -> TournamentOverview:
     """The tournament page: stages, entries (the seeded ones by seed, then the others in the
     order they registered), match counts by state, every placing."""
     stages = list(tournament.stages.order_by("order"))
     entries = list(
-        tournament.entries.select_related("team__player_one", "team__player_two").order_by(
-            F("seed").asc(nulls_last=True), "registered_at", "id"
+        entries_in_seed_order(
+            tournament.entries.select_related("team__player_one", "team__player_two")
         )
     )
     counts = dict(
@@ -415,6 +421,59 @@ class DayAtAGlance:
     disputes: list[MisplayDispute]
     checked_in: int
     entries: int
+    next_step: NextStep | None = None
+
+
+@dataclass(frozen=True)
+class NextStep:
+    """What the director does next once play has run out: ``action`` is ``"pair_round"`` (the
+    next Swiss round of ``stage``), ``"advance"`` (start ``stage``, the next stage, from the
+    results of ``finished``) or ``"finish"`` (every stage over: store the final places)."""
+
+    action: str
+    stage: Stage | None = None
+    finished: Stage | None = None
+    round_number: int = 0
+
+    @property
+    def stage_id(self) -> int | None:
+        return self.stage.pk if self.stage is not None else None
+
+
+def director_next_step(tournament: Tournament) -> NextStep | None:
+    """The step that moves a running tournament on when nothing is left to play: pair the next
+    Swiss round, start the next stage, or finish the tournament (None while play goes on)."""
+    if tournament.status != Tournament.Status.RUNNING:
+        return None
+    stages = list(
+        Stage.objects.filter(tournament=tournament)
+        .annotate(
+            round_count=Count("rounds", distinct=True),
+            open_matches=Count(
+                "matches",
+                filter=~Q(matches__state__in=[Match.State.COMPLETE, Match.State.VOID]),
+                distinct=True,
+            ),
+        )
+        .order_by("order")
+    )
+    running = [s for s in stages if s.status == Stage.Status.RUNNING]
+    if running:
+        stage = running[0]
+        rounds = stage.round_count
+        if (
+            stage.kind == Stage.Kind.SWISS
+            and not stage.open_matches
+            and rounds < (stage.swiss_rounds or 0)
+        ):
+            return NextStep("pair_round", stage=stage, round_number=rounds + 1)
+        return None
+    finished = [s for s in stages if s.status == Stage.Status.FINISHED]
+    pending = [s for s in stages if s.status == Stage.Status.PENDING]
+    last = finished[-1] if finished else None
+    if pending:
+        return NextStep("advance", stage=pending[0], finished=last)
+    return NextStep("finish", finished=last)
 
 
 def now_playing(tournament: Tournament, limit: int) -> tuple[list[Match], int]:
@@ -461,6 +520,7 @@ def director_day(tournament: Tournament) -> DayAtAGlance:
         disputes=disputes,
         checked_in=counts["checked_in"],
         entries=counts["entries"],
+        next_step=director_next_step(tournament),
     )
 
 

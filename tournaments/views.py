@@ -25,7 +25,7 @@ from django.utils.formats import date_format
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring import selectors as scoring_selectors
 from scoring.charts import RatingPoint, rating_history_svg
@@ -62,6 +62,7 @@ ROUND_WORDS = {
     "Winner": gettext_lazy("Winner"),
     "Loser": gettext_lazy("Loser"),
     "Table": gettext_lazy("Table"),
+    "forfeit": gettext_lazy("forfeit"),
     "Bracket": gettext_lazy("Bracket"),
     "Final": gettext_lazy("Final"),
     "Semi-finals": gettext_lazy("Semi-finals"),
@@ -159,14 +160,16 @@ def match_extras(document: Mapping[str, Any]) -> dict[str, MatchExtra]:
         for rnd in side["rounds"]:
             for item in rnd["matches"]:
                 started = item.get("state") in (Match.State.IN_PROGRESS, Match.State.COMPLETE)
+                forfeit = bool(item.get("forfeit"))
                 score = item.get("score") or [0, 0]
                 extras[item["key"]] = MatchExtra(
                     url=url_of.format(int(item["id"]))
                     if item.get("id") and item.get("status") != "void"
                     else None,
-                    scores=(str(score[0]), str(score[1])) if started else None,
+                    scores=(str(score[0]), str(score[1])) if started and not forfeit else None,
                     table=str(item["table"]) if item.get("table") else "",
                     live=item.get("state") == Match.State.IN_PROGRESS,
+                    forfeit=forfeit,
                 )
     return extras
 
@@ -312,10 +315,12 @@ def _screen_context(request: HttpRequest, tournament: Tournament) -> dict[str, A
     return context
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 @login_required
 def director_day(request: HttpRequest, slug: str) -> HttpResponse:
-    """The director's day at a glance: matches ready, in progress, waiting; disputes to rule."""
+    """The director's day at a glance: matches ready, in progress, waiting; disputes to rule;
+    and, once play has run out, the step that moves the tournament on (posted here: first a
+    page asking to confirm, then, confirmed, the step through its service)."""
     tournament = _tournament_or_404(request, slug)
     if not selectors.tournament_directed_by(tournament, request.user):
         return forbidden(
@@ -324,8 +329,106 @@ def director_day(request: HttpRequest, slug: str) -> HttpResponse:
             reverse("tournaments:tournament-detail", args=[tournament.slug]),
             _("Back to the tournament"),
         )
+    if request.method == "POST":
+        return _next_step_post(request, tournament)
+    return _day_page(request, tournament)
+
+
+def _day_page(
+    request: HttpRequest, tournament: Tournament, *, error: str = "", status: int = 200
+) -> HttpResponse:
     day = selectors.director_day(tournament)
-    return render(request, "tournaments/director.html", {"tournament": tournament, "day": day})
+    return render(
+        request,
+        "tournaments/director.html",
+        {"tournament": tournament, "day": day, "action_error": error},
+        status=status,
+    )
+
+
+@dataclass(frozen=True)
+class StepAct:
+    """The step that moves a tournament on, as its confirmation asks about it."""
+
+    title: str
+    consequence: str
+    button: str
+    done: str
+    fields: dict[str, str]
+
+
+def _step_act(step: selectors.NextStep) -> StepAct:
+    fields = {"step": step.action, "stage": str(step.stage_id or "")}
+    if step.action == "pair_round":
+        assert step.stage is not None  # noqa: S101 - a Swiss round belongs to a stage
+        words = {"number": step.round_number, "stage": step.stage.name}
+        return StepAct(
+            title=_("Pair round %(number)s of %(stage)s") % words,
+            consequence=_(
+                "Every match of the round before is decided. Round %(number)s is paired from "
+                "the standings as they are now, and its matches become ready to start."
+            )
+            % words,
+            button=_("Pair round %(number)s") % words,
+            done=_("Round %(number)s of %(stage)s is paired.") % words,
+            fields=fields,
+        )
+    if step.action == "advance":
+        assert step.stage is not None  # noqa: S101 - advancing starts a stage
+        words = {
+            "stage": step.stage.name,
+            "kind": step.stage.get_kind_display(),
+            "finished": step.finished.name if step.finished else _("check-in"),
+        }
+        return StepAct(
+            title=_("Start %(stage)s") % words,
+            consequence=_(
+                "%(stage)s (%(kind)s) starts with the teams that qualify from %(finished)s: "
+                "its first matches become ready to start. The results of %(finished)s then "
+                "stand and can no longer be changed."
+            )
+            % words,
+            button=_("Start %(stage)s") % words,
+            done=_("%(stage)s has started.") % words,
+            fields=fields,
+        )
+    return StepAct(
+        title=_("Finish the tournament"),
+        consequence=_(
+            "Every stage is over. Finishing stores each team's final place; the results then "
+            "stand and can no longer be changed."
+        ),
+        button=_("Finish the tournament"),
+        done=_("The tournament is finished."),
+        fields=fields,
+    )
+
+
+def _next_step_post(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    step = selectors.director_next_step(tournament)
+    asked = (request.POST.get("step", ""), request.POST.get("stage", ""))
+    if step is None or asked != (step.action, str(step.stage_id or "")):
+        moved = _("The tournament moved on while you were deciding: here is the day as it is now.")
+        return _day_page(request, tournament, error=moved, status=409)
+    act = _step_act(step)
+    if request.POST.get("confirmed") != "yes":
+        return render(
+            request,
+            "tournaments/director_confirm.html",
+            {"tournament": tournament, "act": act},
+        )
+    try:
+        if step.action == "pair_round":
+            services.swiss_round_pair(stage_id=int(step.stage_id or 0), actor=request.user)
+        elif step.action == "advance":
+            services.stage_advance(tournament_id=tournament.pk, actor=request.user)
+        else:
+            services.tournament_finish(tournament_id=tournament.pk, actor=request.user)
+    except ApplicationError as exc:
+        fresh = _tournament_or_404(request, tournament.slug)
+        return _day_page(request, fresh, error=exc.message, status=exc.status)
+    messages.success(request, act.done)
+    return redirect("tournaments:director-day", slug=tournament.slug)
 
 
 @require_GET

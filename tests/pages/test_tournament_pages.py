@@ -639,3 +639,100 @@ def test_a_director_confirms_or_keeps_a_held_result_from_the_match_page(client):
     semi.refresh_from_db()
     assert semi.state == Match.State.IN_PROGRESS
     assert Match.objects.get(stage=stage, key="W2-1").state == Match.State.PENDING
+
+
+# ------------------------------------------------------------------ the step between stages
+def day_post(client, tournament, **data):
+    return client.post(reverse("tournaments:director-day", args=[tournament.slug]), data)
+
+
+def test_the_directors_day_says_a_stage_is_over_and_starts_the_next_after_confirming(client):
+    tournament = tournament_ready(4)
+    pools = add_stage(tournament, "round_robin", name="Pools")
+    knockout = add_stage(tournament, "single_elim", name="Knockout")
+    stage_start(stage_id=pools.pk, actor=tournament.organiser)
+    client.force_login(tournament.organiser)
+    url = reverse("tournaments:director-day", args=[tournament.slug])
+    assert 'id="next-step"' not in client.get(url).content.decode()  # pools still to play
+    for match in Match.objects.filter(stage=pools, state=Match.State.READY):
+        win_match(match, "home")
+
+    page = client.get(url).content.decode()
+    assert "Pools is over" in page
+    assert "Next: start Knockout (Single elimination)." in page
+    assert "Start Knockout…" in page
+    live = reverse("tournaments:director-day-live", args=[tournament.slug])
+    assert "Pools is over" in client.get(live).content.decode()
+
+    asked = day_post(client, tournament, step="advance", stage=knockout.pk)
+    assert asked.status_code == 200
+    text = asked.content.decode()
+    assert "Knockout (Single elimination) starts with the teams that qualify from Pools" in text
+    assert '<input type="hidden" name="confirmed" value="yes">' in text
+    knockout.refresh_from_db()
+    assert knockout.status == Stage.Status.PENDING  # asking changes nothing
+
+    done = day_post(client, tournament, step="advance", stage=knockout.pk, confirmed="yes")
+    assert done.status_code == 302
+    assert done["Location"] == url
+    knockout.refresh_from_db()
+    assert knockout.status == Stage.Status.RUNNING
+    page = client.get(url).content.decode()
+    assert "Knockout has started." in page
+    assert 'id="next-step"' not in page
+    assert len(client.get(url).context["day"].ready) == 2
+
+    # a second page still showing the step: refused, the day shown as it is now
+    again = day_post(client, tournament, step="advance", stage=knockout.pk, confirmed="yes")
+    assert again.status_code == 409
+    assert "The tournament moved on while you were deciding" in again.content.decode()
+
+    for match in Match.objects.filter(stage=knockout, state=Match.State.READY):
+        win_match(match, "home")
+    win_match(Match.objects.get(stage=knockout, key="W2-1"), "home")
+    assert "Every stage is over. Next: finish the tournament" in client.get(url).content.decode()
+    day_post(client, tournament, step="finish", stage="", confirmed="yes")
+    tournament.refresh_from_db()
+    assert tournament.status == "finished"
+
+    client.force_login(UserFactory())
+    assert day_post(client, tournament, step="finish", confirmed="yes").status_code == 403
+
+
+def test_the_directors_day_pairs_the_next_swiss_round_once_one_is_over(client):
+    tournament, stage = started(4, "swiss", name="Swiss", swiss_rounds=2)
+    client.force_login(tournament.organiser)
+    url = reverse("tournaments:director-day", args=[tournament.slug])
+    for match in Match.objects.filter(stage=stage, state=Match.State.READY):
+        win_match(match, "home")
+    page = client.get(url).content.decode()
+    assert "Round 1 of Swiss is over" in page
+    assert "Next: pair round 2 of 2 from the standings as they are now." in page
+    done = day_post(client, tournament, step="pair_round", stage=stage.pk, confirmed="yes")
+    assert done.status_code == 302
+    assert stage.rounds.count() == 2
+    assert len(client.get(url).context["day"].ready) == 2
+
+
+def test_a_forfeited_match_in_the_bracket_says_forfeit_not_a_score(client):
+    from tournaments.services import match_forfeit
+
+    tournament, stage = started(4, "single_elim")
+    match = Match.objects.get(stage=stage, key="W1-1")
+    match_forfeit(
+        match_id=match.pk,
+        actor=tournament.organiser,
+        loser_id=match.home_id,
+        expected_version=match.version,
+    )
+    win_match(Match.objects.get(stage=stage, key="W1-2"), "home")
+    page = page_of(client, tournament)
+    drawn = page.split('data-match="W1-1"', 1)[1].split("</g>", 1)[0]
+    assert " · forfeit</text>" in drawn  # the label above the match
+    slots = drawn.split('class="label"', 1)[0].split("<rect")[1:]
+    assert 'class="score forfeit"' in slots[0]  # home forfeited
+    assert "forfeit" not in slots[1]
+    assert 'class="score"' not in drawn  # no "0 / 0"
+    played = page.split('data-match="W1-2"', 1)[1].split("</g>", 1)[0]
+    assert 'class="score"' in played
+    assert "forfeit" not in played

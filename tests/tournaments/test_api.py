@@ -415,3 +415,18 @@ def test_confirming_a_reset_with_nothing_held_is_409_and_changes_nothing() -> No
         assert response.status_code == 409
         assert response.json()["code"] == "nothing_held"
         assert client.get(f"/api/v1/matches/{match.pk}/")["ETag"] == etag
+
+
+def test_entries_list_the_seeded_by_seed_then_the_others_as_they_registered() -> None:
+    from tournaments import selectors
+
+    tournament = TournamentFactory(slug="seeded", status=Tournament.Status.REGISTRATION)
+    first = EntryFactory(tournament=tournament)
+    second_seed = EntryFactory(tournament=tournament, seed=2)
+    later = EntryFactory(tournament=tournament)
+    top_seed = EntryFactory(tournament=tournament, seed=1)
+    body = client_for().get("/api/v1/tournaments/seeded/entries/").json()
+    listed = [e["id"] for e in body["results"]]
+    assert listed == [top_seed.pk, second_seed.pk, first.pk, later.pk]
+    page = [e.pk for e in selectors.tournament_overview(tournament).entries]
+    assert listed == page

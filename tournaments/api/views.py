@@ -283,7 +283,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
             return Entry.objects.none()
         tournament = _tournament(self.request, self.kwargs["tournament_slug"])
         entries = tournament.entries.select_related("team__player_one", "team__player_two")
-        return selectors.with_substitutes(entries.order_by("seed", "id"))
+        return selectors.with_substitutes(selectors.entries_in_seed_order(entries))
 
     def _entry_response(self, entry_id: int, status: int = 200) -> Response:
         entry = self.get_queryset().get(pk=entry_id)
