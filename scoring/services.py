@@ -26,6 +26,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.db import IntegrityError, models, transaction
+from django.dispatch import Signal
 from django.utils import timezone
 
 from scoring import signals
@@ -127,9 +128,14 @@ def user_can_keep_score(user: AnyUser | None, game: Game) -> bool:
 def game_owner_page(game: Game) -> str:
     """The page of the app that runs ``game`` (a tournament match), or "" for a game of its own:
     the first answer to :data:`scoring.signals.game_owner_page`."""
-    for _receiver, page in signals.game_owner_page.send(sender=Game, game=game):
-        if page:
-            return str(page)
+    return _first_answer(signals.game_owner_page, game)
+
+
+def _first_answer(signal: Signal, game: Game) -> str:
+    """The first answer a receiver of ``signal`` gives about ``game``, as text, or ""."""
+    for _receiver, answer in signal.send(sender=Game, game=game):
+        if answer:
+            return str(answer)
     return ""
 
 
@@ -137,10 +143,7 @@ def game_owner_next(game: Game) -> str:
     """What follows ``game``, over, in the app that runs it (its match's next game, or the
     match or its stage over), in words for the way back there; "" for a game of its own: the
     first answer to :data:`scoring.signals.game_owner_next`."""
-    for _receiver, words in signals.game_owner_next.send(sender=Game, game=game):
-        if words:
-            return str(words)
-    return ""
+    return _first_answer(signals.game_owner_next, game)
 
 
 def hand_change_refused_why(user: AnyUser | None, game: Game) -> str:
@@ -200,10 +203,7 @@ def result_final_why(game: Game) -> str:
     """Why another app holds ``game``'s result as final (a finished tournament's match games, or
     a stage's once a later stage started from its results), or "": asked through
     ``signals.game_result_final``."""
-    for _receiver, why in signals.game_result_final.send(sender=Game, game=game):
-        if why:
-            return str(why)
-    return ""
+    return _first_answer(signals.game_result_final, game)
 
 
 def refuse_if_result_final(game: Game) -> None:

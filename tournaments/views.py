@@ -818,8 +818,7 @@ RATINGS_PER_PAGE = 50
 def rating_list(request: HttpRequest) -> HttpResponse:
     """Every rated player, the strongest first, a page at a time."""
     page = Paginator(selectors.rating_table(), RATINGS_PER_PAGE).get_page(request.GET.get("page"))
-    first = (page.number - 1) * RATINGS_PER_PAGE
-    ranked = [(first + n, rating) for n, rating in enumerate(page.object_list, start=1)]
+    ranked = list(enumerate(page.object_list, start=page.start_index()))
     return render(request, "tournaments/ratings.html", {"page": page, "ranked": ranked})
 
 

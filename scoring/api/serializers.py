@@ -522,34 +522,29 @@ _CORRECTION_REASON_HELP = "Why the hand is corrected (kept with the new version)
 
 
 class HandCorrectEnvelopeSerializer(serializers.Serializer[Any]):
+    """The keys of a correction that are not the entry."""
+
     entry_kind = serializers.ChoiceField(
         choices=Hand.EntryKind.choices,
         required=False,
         error_messages={"invalid_choice": _NOT_AN_ENTRY_KIND},
+        help_text=_CORRECTION_KIND_HELP,
     )
     reason = serializers.CharField(help_text=_CORRECTION_REASON_HELP)
 
 
-class SummaryCorrectionSerializer(SummaryEntrySerializer):
+class SummaryCorrectionSerializer(HandCorrectEnvelopeSerializer, SummaryEntrySerializer):
     """A correction to a summary: the keys of entering it but ``number`` (the hand is the one
     in the address), and the reason for the change."""
 
-    entry_kind = serializers.ChoiceField(
-        choices=Hand.EntryKind.choices, required=False, help_text=_CORRECTION_KIND_HELP
-    )
     number = None  # type: ignore[assignment]
-    reason = serializers.CharField(help_text=_CORRECTION_REASON_HELP)
 
 
-class TricksCorrectionSerializer(TricksEntrySerializer):
+class TricksCorrectionSerializer(HandCorrectEnvelopeSerializer, TricksEntrySerializer):
     """A correction to a tricks record: the keys of entering it but ``number``, and the
     reason for the change."""
 
-    entry_kind = serializers.ChoiceField(
-        choices=Hand.EntryKind.choices, required=False, help_text=_CORRECTION_KIND_HELP
-    )
     number = None  # type: ignore[assignment]
-    reason = serializers.CharField(help_text=_CORRECTION_REASON_HELP)
 
 
 class HandSerializer(serializers.Serializer[Hand]):

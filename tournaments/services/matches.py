@@ -291,7 +291,7 @@ def _reopen_dependents(stage: Stage, match: Match, *, confirm_reset: bool) -> No
 
     for other in later:
         if other.state == State.COMPLETE:
-            ratings_update.delay_on_commit(other.pk)  # type: ignore[attr-defined]
+            ratings_update.delay_on_commit(other.pk)
         if other.state in (State.IN_PROGRESS, State.COMPLETE):
             other.state = State.PENDING
             other.winner_id = None
@@ -313,17 +313,22 @@ def _reopened_names(reopened: Sequence[Match]) -> str:
     return ", and ".join(part for part in parts if part)
 
 
-def _refuse_reset_while_game_in_progress(match: Match, later: Sequence[Match]) -> None:
-    """Refuse (409 ``game_in_progress``) to re-open later matches while one of their counted
-    games is being played, naming the match and the game."""
-    link = (
+def _game_being_played(matches: Sequence[Match]) -> MatchGame | None:
+    """The first counted game of ``matches`` still being played, with its match, or None."""
+    return (
         MatchGame.objects.filter(
-            match__in=later, discarded=False, game__status=Game.Status.IN_PROGRESS
+            match__in=matches, discarded=False, game__status=Game.Status.IN_PROGRESS
         )
         .select_related("match")
         .order_by("match__round_id", "match__number", "game_id")
         .first()
     )
+
+
+def _refuse_reset_while_game_in_progress(match: Match, later: Sequence[Match]) -> None:
+    """Refuse (409 ``game_in_progress``) to re-open later matches while one of their counted
+    games is being played, naming the match and the game."""
+    link = _game_being_played(later)
     if link is None:
         return
     message = (
@@ -359,7 +364,7 @@ def _apply(stage: Stage, match: Match, outcome: MatchOutcome, *, confirm_reset: 
         # Rates a new result; a changed one is re-rated (the task compares with history).
         from tournaments.tasks import ratings_update
 
-        ratings_update.delay_on_commit(match.pk)  # type: ignore[attr-defined]
+        ratings_update.delay_on_commit(match.pk)
     stage_refresh_status(stage)
     return match
 
@@ -526,8 +531,7 @@ def match_forfeit(
 def _decided_by_play(match: Match) -> Conflict:
     """The refusal of a forfeit over a result decided by play, saying what was played and
     how to overturn it anyway."""
-    home = match.home.team.name if match.home else "?"
-    away = match.away.team.name if match.away else "?"
+    home, away = match.home_name, match.away_name
     if match.winner_id is None:
         result = f"{home} and {away} drew it"
     else:
@@ -550,7 +554,7 @@ def _refuse_if_game_in_progress(match: Match) -> None:
     """Refuse (409 ``game_in_progress``) to start another game of ``match`` or decide it by
     forfeit while one of its counted games is still being played: that game would go on
     after the match, and could finish with the other side winning."""
-    if match.match_games.filter(discarded=False, game__status=Game.Status.IN_PROGRESS).exists():
+    if _game_being_played([match]) is not None:
         message = "A game of this match is still being played; finish or end it first."
         raise Conflict(message, code="game_in_progress")
 

@@ -276,7 +276,7 @@ def tournament_public_follow(*, tournament: Tournament) -> None:
     match_games_follow(tournament=tournament)
     from tournaments.tasks import ratings_update_tournament
 
-    ratings_update_tournament.delay_on_commit(tournament.pk)  # type: ignore[attr-defined]
+    ratings_update_tournament.delay_on_commit(tournament.pk)
 
 
 def _locked(tournament_id: int) -> Tournament:
