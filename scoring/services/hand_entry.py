@@ -1,0 +1,267 @@
+"""Entering the next hand of a game, the act every table repeats all evening: optimistic,
+written only if the game is still at the version it was read at (see :func:`hand_record`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from django.db import models, transaction
+from django.utils import timezone
+
+from scoring.engine import check_forced_call, dealer_of_hand
+from scoring.engine.game import game_progress_after
+from scoring.models import Game, Hand
+from scoring.services._common import (
+    _copy_state,
+    _games_written,
+    _on_commit_result_changed,
+    _refuse_unless_running,
+)
+from scoring.services.entries import _score, _set_result
+from scoring.services.progress import _apply_progress, _stored_progress
+from tarabish_site import rows
+from tarabish_site.api.errors import Conflict, NotFound, ValidationFailed
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+
+def _hand_exists(existing: Hand) -> Conflict:
+    when = timezone.localtime(existing.created_at).strftime("%H:%M")
+    message = (
+        f"hand {existing.number} of game {existing.game_id} already exists "
+        f"(entered at {when}, {existing.get_outcome_display()}, "
+        f"{existing.points_a}-{existing.points_b}): correct it instead"
+    )
+    return Conflict(message, code="hand_exists", fields={"number": [message]})
+
+
+#: The columns of a game that entering a hand changes (see ``_apply_progress``).
+_PROGRESS_FIELDS = (
+    "score_a",
+    "score_b",
+    "hands_played",
+    "next_dealer",
+    "forced_seat",
+    "status",
+    "winner",
+    "finished_at",
+    "version",
+    "updated_at",
+)
+
+
+#: Called with the hand and the game as they are about to be stored (every value final, the
+#: hand's key not yet given); returns more new rows to write in the same statement.
+AlsoWrite = Callable[[Hand, Game], Sequence[models.Model]]
+
+
+#: How often entering a hand reads the game again when another write got in first.
+_HAND_ATTEMPTS = 5
+
+
+def hand_record(
+    *,
+    game: Game | int,
+    entry_kind: str,
+    entry: Mapping[str, Any],
+    by: User | None = None,
+    number: int | None = None,
+    also_write: AlsoWrite | None = None,
+    check: Callable[[Game], None] | None = None,
+) -> Hand:
+    """Enter the next hand of a game, as a score-sheet summary or a full trick record.
+
+    ``number`` defaults to the next hand; a number that already exists is a :class:`Conflict`
+    naming that hand (two score-pads entering the same hand: one wins, the other is told).
+    The game's new state is the engine's ``game_progress_after`` from the state stored on
+    the game row, so a hand costs the same whatever the number of hands before it.
+
+    The hand is its own first version: no revision is written until it first changes
+    (:meth:`Hand.recorded_revision`).
+
+    Concurrency is optimistic: the hand is scored against the game as read, and written only
+    if the game's ``version`` is still the one read (the hand and the game's new state in one
+    statement on PostgreSQL, so one round trip and no transaction of its own; in a
+    transaction elsewhere). When another write got in first, the game is read
+    again and the hand scored again, so the answer is as if the row had been locked. A game
+    given as a row read earlier is used as it is; it is read again before any refusal is
+    final. ``also_write`` adds rows written with the hand, all or nothing (the response
+    stored for an ``Idempotency-Key``). ``check`` is called with every game row read here
+    (not the one given) before the hand is scored against it, and raises to refuse: a caller
+    that checked its permission against a game remembered from an earlier write
+    (:func:`game_last_entered`) checks it again against the row as it is.
+    """
+    given = game if isinstance(game, Game) else None
+    pk = game.pk if isinstance(game, Game) else game
+    snapshot = given if given is not None and not given._state.adding else None
+    connection = transaction.get_connection()
+    for _attempt in range(_HAND_ATTEMPTS):
+        fresh = snapshot is None
+        current = _game_read(pk) if snapshot is None else snapshot
+        snapshot = None  # every later attempt reads the game again
+        if fresh and check is not None:
+            check(current)
+        read = (current.version, current.updated_at)
+        try:
+            hand = _hand_next(current, entry_kind=entry_kind, entry=entry, by=by, number=number)
+        except (ValidationFailed, Conflict):
+            if fresh:
+                raise
+            continue  # the refusal may come from an old row: read it again and see
+        if _write_new_hand(current, hand, read, also_write):
+            _games_written.remember_on_commit(current, connection)
+            if current.status != Game.Status.IN_PROGRESS:
+                # Only the hand that ends the game changes its result; the hands before it
+                # move the score of a game still being played, which no result depends on.
+                _on_commit_result_changed(pk)
+            if given is not None:
+                _copy_state(current, given)
+            return hand
+        _games_written.forget(pk, connection)
+    message = f"game {pk} keeps changing while this hand is entered: try again"
+    raise Conflict(message, code="game_busy", fields={"game": [message]})
+
+
+def game_last_entered(pk: int) -> Game | None:
+    """The game as this process left it when it last entered one of its hands, if it still
+    remembers it, to give to :func:`hand_record` instead of reading the game: a score-pad
+    enters hand after hand of one game, and its next hand comes to this process again about
+    one time in as many as there are worker processes (always, with one).
+
+    It may be out of date (another process or a director changed the game since), which
+    ``hand_record`` finds out as it writes, the write being conditional on the game's version
+    and time of change: it then reads the game and scores the hand again. Nothing else may
+    rely on it, least of all on a refusal based on it."""
+    return _games_written.recall(pk, transaction.get_connection())
+
+
+def forget_entered_games() -> None:
+    """Forget every game remembered by :func:`game_last_entered` (the database was emptied
+    or restored, and a key may name another game now)."""
+    _games_written.clear()
+
+
+def _game_read(pk: int) -> Game:
+    found = rows.by_pk(Game, pk, transaction.get_connection())  # every hand entered starts here
+    if found is None:
+        raise NotFound(f"game {pk} does not exist")
+    return found
+
+
+def _hand_next(
+    game: Game,
+    *,
+    entry_kind: str,
+    entry: Mapping[str, Any],
+    by: User | None,
+    number: int | None,
+) -> Hand:
+    """The next hand of ``game`` as read, scored; ``game`` is moved on to its state after the
+    hand (in memory). Every refusal comes before anything changes."""
+    _refuse_unless_running(game, "entering a hand")
+    if game.first_dealer is None:
+        message = "choose the first dealer before entering the first hand"
+        raise ValidationFailed(message, code="no_first_dealer", fields={"first_dealer": [message]})
+    next_number = game.hands_played + 1
+    if number is None:
+        number = next_number
+    elif isinstance(number, bool) or not isinstance(number, int) or number < 1:
+        message = f"hand number must be a whole number from 1, not {number!r}"
+        raise ValidationFailed(message, fields={"number": [message]})
+    elif number < next_number:
+        existing = Hand.objects.active().filter(game=game, number=number).first()
+        if existing is None:  # undone since the game was read
+            message = f"hand {number} of game {game.pk} was undone since the game was read"
+            raise Conflict(message, code="game_changed", fields={"number": [message]})
+        raise _hand_exists(existing)
+    elif number > next_number:
+        message = f"the next hand of game {game.pk} is hand {next_number}, not hand {number}"
+        raise ValidationFailed(message, code="hand_number_gap", fields={"number": [message]})
+    rules = game.engine_ruleset
+    before = _stored_progress(game, rules)
+    if before.over:
+        message = (
+            f"the hands entered already end game {game.pk}: "
+            "correct or undo a hand before entering another"
+        )
+        raise ValidationFailed(message, code="game_over", fields={"game": [message]})
+    dealer = dealer_of_hand(game.first_dealer, number)
+    result = _score(rules, entry_kind=entry_kind, entry=entry, dealer=dealer, number=number)
+    check_forced_call(rules, dealer, before.totals, result.caller)
+    progress = game_progress_after(rules, before, result)
+    hand = Hand(game=game, number=number, entry_kind=entry_kind, entry=dict(entry), created_by=by)
+    _set_result(hand, result)
+    hand.running_a, hand.running_b = progress.totals
+    _apply_progress(game, progress)
+    return hand
+
+
+def _write_new_hand(
+    game: Game,
+    hand: Hand,
+    read: tuple[int, datetime],
+    also_write: AlsoWrite | None,
+) -> bool:
+    """Insert the hand and store the game's new state, if the game is still the row read, at
+    version and time of change ``read``; False (nothing written) when it is not.
+
+    On PostgreSQL the writes are one statement: the game's conditional ``UPDATE`` first, and
+    every insert takes its rows from it, so a game that moved on inserts nothing. Elsewhere
+    they go through the ORM in one transaction.
+    """
+    connection = transaction.get_connection()
+    if connection.vendor != "postgresql":
+        with transaction.atomic():
+            values = {}
+            for name in _PROGRESS_FIELDS:
+                field = Game._meta.get_field(name)
+                assert isinstance(field, models.Field)  # noqa: S101 - columns of the game
+                values[field.attname] = field.pre_save(game, False)
+            version, updated_at = read
+            moved = Game.objects.filter(pk=game.pk, version=version, updated_at=updated_at).update(
+                **values
+            )
+            if not moved:
+                return False
+            hand.save()
+            for row in also_write(hand, game) if also_write else ():
+                row.save()
+        return True
+    game_state = rows.update_row(game, connection, _PROGRESS_FIELDS)
+    # The hand is the game's and made when the game changed: those values come from the
+    # game's row, and each value travels once. The statement keeps under the 50 parameters
+    # up to which the database driver caches the parsing of its SQL.
+    hand.created_at = hand.updated_at = game.updated_at
+    new_hand = rows.insert_row(
+        hand,
+        connection,
+        expressions={"game_id": "g.id", "created_at": "g.updated_at", "updated_at": "g.updated_at"},
+    )
+    extra = (
+        [rows.insert_row(row, connection) for row in also_write(hand, game)] if also_write else []
+    )
+    # Every primary key here is the column "id" (DEFAULT_AUTO_FIELD).
+    sql = (
+        f"WITH g AS (UPDATE {game_state.table} SET {game_state.set_sql()} "  # noqa: S608
+        "WHERE id = %s AND version = %s AND updated_at = %s RETURNING id, updated_at), "
+        f"h AS ({new_hand.select_sql('g')} RETURNING id)"
+        + "".join(f", x{n} AS ({row.select_sql('g')})" for n, row in enumerate(extra))
+        + " SELECT h.id FROM h"
+    )
+    params = [
+        *game_state.params,
+        game.pk,
+        *read,
+        *new_hand.params,
+        *(param for row in extra for param in row.params),
+    ]
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        written = cursor.fetchone()
+    if written is None:
+        return False
+    rows.mark_saved(hand, written[0], connection)
+    return True
