@@ -2,27 +2,31 @@
 
 from django.urls import path
 
-from scoring import views
+from scoring.views import corrections, games, pad, public, shell
 
 app_name = "scoring"
 
 urlpatterns = [
-    path("manifest.webmanifest", views.manifest, name="manifest"),
-    path("sw.js", views.service_worker, name="service-worker"),
-    path("offline/", views.offline, name="offline"),
-    path("games/new/", views.game_new, name="game-new"),
-    path("games/<int:pk>/", views.game_detail, name="game-detail"),
-    path("games/<int:pk>/print/", views.game_print, name="game-print"),
-    path("games/<int:pk>/pad/", views.game_pad, name="game-pad"),
-    path("games/<int:pk>/pad/live/", views.game_pad_sheet, name="game-pad-sheet"),
-    path("games/<int:pk>/pad/preview/", views.game_preview, name="game-preview"),
-    path("games/<int:pk>/pad/hand/", views.game_hand_add, name="game-hand-add"),
-    path("games/<int:pk>/pad/first-dealer/", views.game_first_dealer, name="game-first-dealer"),
-    path("games/<int:pk>/pad/undo/", views.game_undo, name="game-undo"),
-    path("games/<int:pk>/pad/end/", views.game_end, name="game-end"),
-    path("games/<int:pk>/pad/next/", views.game_next, name="game-next"),
-    path("games/<int:pk>/pad/reopen/", views.game_reopen, name="game-reopen"),
-    path("games/<int:pk>/hands/<int:number>/correct/", views.hand_correct, name="hand-correct"),
-    path("games/<int:pk>/hands/<int:number>/dispute/", views.hand_dispute, name="hand-dispute"),
-    path("disputes/<int:pk>/rule/", views.dispute_rule, name="dispute-rule"),
+    path("manifest.webmanifest", shell.manifest, name="manifest"),
+    path("sw.js", shell.service_worker, name="service-worker"),
+    path("offline/", shell.offline, name="offline"),
+    path("games/new/", games.game_new, name="game-new"),
+    path("games/<int:pk>/", public.game_detail, name="game-detail"),
+    path("games/<int:pk>/print/", public.game_print, name="game-print"),
+    path("games/<int:pk>/pad/", pad.game_pad, name="game-pad"),
+    path("games/<int:pk>/pad/live/", pad.game_pad_sheet, name="game-pad-sheet"),
+    path("games/<int:pk>/pad/preview/", pad.game_preview, name="game-preview"),
+    path("games/<int:pk>/pad/hand/", pad.game_hand_add, name="game-hand-add"),
+    path("games/<int:pk>/pad/first-dealer/", pad.game_first_dealer, name="game-first-dealer"),
+    path("games/<int:pk>/pad/undo/", pad.game_undo, name="game-undo"),
+    path("games/<int:pk>/pad/end/", pad.game_end, name="game-end"),
+    path("games/<int:pk>/pad/next/", games.game_next, name="game-next"),
+    path("games/<int:pk>/pad/reopen/", corrections.game_reopen, name="game-reopen"),
+    path(
+        "games/<int:pk>/hands/<int:number>/correct/", corrections.hand_correct, name="hand-correct"
+    ),
+    path(
+        "games/<int:pk>/hands/<int:number>/dispute/", corrections.hand_dispute, name="hand-dispute"
+    ),
+    path("disputes/<int:pk>/rule/", corrections.dispute_rule, name="dispute-rule"),
 ]

@@ -31,7 +31,7 @@ from scoring import selectors as scoring_selectors
 from scoring.charts import RatingPoint, rating_history_svg
 from scoring.engine import EngineError
 from scoring.models import Game
-from scoring.views import forbidden, qr_svg
+from scoring.views.common import forbidden, qr_svg
 from tarabish_site.api.errors import ApplicationError, Conflict, PreconditionFailed
 from tournaments import selectors, services
 from tournaments.charts import MatchExtra, bracket_svg
