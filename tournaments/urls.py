@@ -2,36 +2,38 @@
 
 from django.urls import path
 
-from tournaments import views
+from tournaments.views import director, matches, players, public, screen, sheets
 
 app_name = "tournaments"
 
 urlpatterns = [
-    path("tournaments/", views.tournament_list, name="tournament-list"),
-    path("tournaments/<slug:slug>/", views.tournament_detail, name="tournament-detail"),
+    path("tournaments/", public.tournament_list, name="tournament-list"),
+    path("tournaments/<slug:slug>/", public.tournament_detail, name="tournament-detail"),
     path(
         "tournaments/<slug:slug>/stages/<int:stage_id>/live/",
-        views.stage_live,
+        public.stage_live,
         name="stage-live",
     ),
-    path("tournaments/<slug:slug>/schedule/", views.schedule, name="schedule"),
-    path("tournaments/<slug:slug>/screen/", views.big_screen, name="big-screen"),
-    path("tournaments/<slug:slug>/screen/live/", views.big_screen_live, name="big-screen-live"),
-    path("tournaments/<slug:slug>/director/", views.director_day, name="director-day"),
+    path("tournaments/<slug:slug>/schedule/", public.schedule, name="schedule"),
+    path("tournaments/<slug:slug>/screen/", screen.big_screen, name="big-screen"),
+    path("tournaments/<slug:slug>/screen/live/", screen.big_screen_live, name="big-screen-live"),
+    path("tournaments/<slug:slug>/director/", director.director_day, name="director-day"),
     path(
         "tournaments/<slug:slug>/director/live/",
-        views.director_day_live,
+        director.director_day_live,
         name="director-day-live",
     ),
-    path("tournaments/<slug:slug>/sheets/", views.round_sheets, name="round-sheets"),
-    path("matches/<int:pk>/", views.match_detail, name="match-detail"),
-    path("matches/<int:pk>/pad/", views.match_pad, name="match-pad"),
-    path("matches/<int:pk>/games/", views.match_game_start, name="match-game-start"),
-    path("matches/<int:pk>/forfeit/", views.match_forfeit, name="match-forfeit"),
-    path("matches/<int:pk>/confirm-reset/", views.match_reset_confirm, name="match-reset-confirm"),
-    path("matches/<int:pk>/keep-result/", views.match_hold_clear, name="match-hold-clear"),
-    path("matches/<int:pk>/sheet/", views.match_sheet, name="match-sheet"),
-    path("ratings/", views.rating_list, name="rating-list"),
-    path("players/<int:pk>/", views.player_detail, name="player-detail"),
-    path("teams/<int:pk>/", views.team_detail, name="team-detail"),
+    path("tournaments/<slug:slug>/sheets/", sheets.round_sheets, name="round-sheets"),
+    path("matches/<int:pk>/", matches.match_detail, name="match-detail"),
+    path("matches/<int:pk>/pad/", matches.match_pad, name="match-pad"),
+    path("matches/<int:pk>/games/", matches.match_game_start, name="match-game-start"),
+    path("matches/<int:pk>/forfeit/", matches.match_forfeit, name="match-forfeit"),
+    path(
+        "matches/<int:pk>/confirm-reset/", matches.match_reset_confirm, name="match-reset-confirm"
+    ),
+    path("matches/<int:pk>/keep-result/", matches.match_hold_clear, name="match-hold-clear"),
+    path("matches/<int:pk>/sheet/", sheets.match_sheet, name="match-sheet"),
+    path("ratings/", players.rating_list, name="rating-list"),
+    path("players/<int:pk>/", players.player_detail, name="player-detail"),
+    path("teams/<int:pk>/", players.team_detail, name="team-detail"),
 ]

@@ -348,7 +348,7 @@ def test_now_playing_lists_a_round_robin_round_by_round(client):
 def test_the_ratings_page_ranks_every_rated_player(client, django_assert_max_num_queries):
     from tests.scoring.factories import PlayerFactory
     from tournaments.models import PlayerRating
-    from tournaments.views import RATINGS_PER_PAGE
+    from tournaments.views.players import RATINGS_PER_PAGE
 
     sure = PlayerRating.objects.create(player=PlayerFactory(), mu=30.0, sigma=2.0, matches=9)
     new = PlayerRating.objects.create(player=PlayerFactory(), mu=32.0, sigma=8.0, matches=1)

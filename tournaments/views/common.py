@@ -1,0 +1,210 @@
+"""What the tournament pages share: the tournament, stage or match found (or not, when
+private), and a stage shaped for the templates (bracket drawn as SVG in the page's words,
+standings with their tie-breakers)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from django.http import Http404, HttpRequest
+from django.urls import reverse
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from tournaments import selectors
+from tournaments.charts import MatchExtra, bracket_svg
+from tournaments.models import Match, Stage, Standing, Tournament
+from tournaments.services.standings import tiebreakers_for
+
+ELIMINATION = (Stage.Kind.SINGLE_ELIM, Stage.Kind.DOUBLE_ELIM)
+
+
+TIEBREAKER_LABELS = {
+    "match_wins": gettext_lazy("Match wins"),
+    "game_wins": gettext_lazy("Game wins"),
+    "points_for": gettext_lazy("Points for"),
+    "points_against": gettext_lazy("Points against (fewer is better)"),
+    "points_difference": gettext_lazy("Points difference"),
+    "baits_forced": gettext_lazy("Baits forced"),
+    "baits_suffered": gettext_lazy("Baits suffered (fewer is better)"),
+    "head_to_head": gettext_lazy("Head-to-head among the tied teams"),
+    "buchholz": gettext_lazy("Buchholz"),
+    "median_buchholz": gettext_lazy("Median-Buchholz"),
+    "seed": gettext_lazy("Seed"),
+}
+
+
+ROUND_WORDS = {
+    "Bye": gettext_lazy("Bye"),
+    "Seed": gettext_lazy("Seed"),
+    "Winner": gettext_lazy("Winner"),
+    "Loser": gettext_lazy("Loser"),
+    "Table": gettext_lazy("Table"),
+    "forfeit": gettext_lazy("forfeit"),
+    "Bracket": gettext_lazy("Bracket"),
+    "Final": gettext_lazy("Final"),
+    "Semi-finals": gettext_lazy("Semi-finals"),
+    "Quarter-finals": gettext_lazy("Quarter-finals"),
+    "Winners final": gettext_lazy("Winners final"),
+    "Winners semi-finals": gettext_lazy("Winners semi-finals"),
+    "Winners quarter-finals": gettext_lazy("Winners quarter-finals"),
+    "Losers final": gettext_lazy("Losers final"),
+    "Grand final": gettext_lazy("Grand final"),
+    "Grand final reset": gettext_lazy("Grand final reset"),
+    "Third place": gettext_lazy("Third place"),
+}
+
+
+NUMBERED_ROUNDS = (
+    (re.compile(r"^Losers round (\d+)$"), gettext_lazy("Losers round %(number)s")),
+    (re.compile(r"^Winners round (\d+)$"), gettext_lazy("Winners round %(number)s")),
+    (re.compile(r"^Round (\d+)$"), gettext_lazy("Round %(number)s")),
+)
+
+
+def bracket_words() -> Callable[[str], str]:
+    """Words inside the bracket drawing (round names included), in the page's language;
+    translated once per page."""
+    words = {key: str(value) for key, value in ROUND_WORDS.items()}
+    numbered = [(pattern, str(words_)) for pattern, words_ in NUMBERED_ROUNDS]
+
+    def translate(text: str) -> str:
+        if text in words:
+            return words[text]
+        for pattern, template in numbered:
+            found = pattern.match(text)
+            if found:
+                return template % {"number": found.group(1)}
+        return text
+
+    return translate
+
+
+def _tournament_or_404(request: HttpRequest, slug: str) -> Tournament:
+    tournament = selectors.tournaments_visible(request.user).filter(slug=slug).first()
+    if tournament is None:
+        raise Http404(_("There is no such tournament."))
+    return tournament
+
+
+def _stage_of(stages: Sequence[Stage], stage_id: int | str | None) -> Stage | None:
+    """The stage asked for, else the running one, else the last one started, else the first."""
+    if stage_id not in (None, ""):
+        for stage in stages:
+            if str(stage.pk) == str(stage_id):
+                return stage
+        raise Http404(_("There is no such stage."))
+    running = [s for s in stages if s.status == Stage.Status.RUNNING]
+    if running:
+        return running[0]
+    started = [s for s in stages if s.status != Stage.Status.PENDING]
+    if started:
+        return started[-1]
+    return stages[0] if stages else None
+
+
+def _highlight(request: HttpRequest) -> int | None:
+    value = request.GET.get("team", "")
+    return int(value) if value.isdigit() else None
+
+
+@dataclass
+class StandingsTable:
+    """One pool's table as the page shows it."""
+
+    title: str
+    rows: list[Standing]
+
+
+def tiebreaker_labels(stage: Stage) -> list[str]:
+    return [str(TIEBREAKER_LABELS.get(t, t)) for t in tiebreakers_for(stage)]
+
+
+def standings_tables(stage: Stage) -> list[StandingsTable]:
+    tables = []
+    for pool in selectors.stage_standings(stage):
+        title = pool.pool.name if pool.pool is not None else stage.name
+        tables.append(StandingsTable(title, pool.rows))
+    return tables
+
+
+def match_extras(document: Mapping[str, Any]) -> dict[str, MatchExtra]:
+    """Per bracket match: its page, its score once started, its table, live or not."""
+    extras = {}
+    # one reverse() for every match: the pattern has a single number in it
+    url_of = reverse("tournaments:match-detail", args=[987654321]).replace("987654321", "{}")
+    for side in document["sides"]:
+        for rnd in side["rounds"]:
+            for item in rnd["matches"]:
+                started = item.get("state") in (Match.State.IN_PROGRESS, Match.State.COMPLETE)
+                forfeit = bool(item.get("forfeit"))
+                score = item.get("score") or [0, 0]
+                extras[item["key"]] = MatchExtra(
+                    url=url_of.format(int(item["id"]))
+                    if item.get("id") and item.get("status") != "void"
+                    else None,
+                    scores=(str(score[0]), str(score[1])) if started and not forfeit else None,
+                    table=str(item["table"]) if item.get("table") else "",
+                    live=item.get("state") == Match.State.IN_PROGRESS,
+                    forfeit=forfeit,
+                )
+    return extras
+
+
+def bracket_of(stage: Stage, highlight: int | None) -> tuple[SafeString, list[tuple[int, str]]]:
+    """The stage's bracket as SVG, and the (entry, name) pairs a reader can follow."""
+    document = selectors.stage_bracket_document(stage)
+    svg = bracket_svg(
+        document,
+        names={},
+        extras=match_extras(document),
+        highlight=highlight,
+        translate=bracket_words(),
+    )
+    followable = sorted(
+        {
+            (slot["entry"], slot.get("name") or str(slot["entry"]))
+            for side in document["sides"]
+            for rnd in side["rounds"]
+            for item in rnd["matches"]
+            for slot in item["slots"]
+            if slot.get("entry") is not None
+        },
+        key=lambda pair: pair[1],
+    )
+    return mark_safe(svg), followable  # noqa: S308 - tournaments.charts escapes every text
+
+
+def stage_context(stage: Stage, highlight: int | None) -> dict[str, Any]:
+    """Bracket or standings (or both) of one stage."""
+    context: dict[str, Any] = {"stage": stage, "highlight": highlight}
+    if stage.kind in ELIMINATION and stage.status != Stage.Status.PENDING:
+        context["bracket"], context["followable"] = bracket_of(stage, highlight)
+    else:
+        context["tables"] = standings_tables(stage)
+        context["tiebreakers"] = tiebreaker_labels(stage)
+        context["swiss"] = stage.kind == Stage.Kind.SWISS
+    return context
+
+
+def with_pages(matches: Sequence[Match]) -> list[Match]:
+    """The matches, each with ``page_url`` set (one reverse() for them all: long schedules)."""
+    url_of = reverse("tournaments:match-detail", args=[987654321]).replace("987654321", "{}")
+    for match in matches:
+        match.page_url = url_of.format(match.pk)  # type: ignore[attr-defined]
+    return list(matches)
+
+
+def _match_or_404(request: HttpRequest, pk: int) -> Match:
+    match = selectors.match_detail(pk)
+    if match is None:
+        raise Http404(_("There is no such match."))
+    tournament = match.stage.tournament
+    visible = selectors.tournaments_visible(request.user).filter(pk=tournament.pk).exists()
+    if not visible:
+        raise Http404(_("There is no such match."))
+    return match

@@ -1,0 +1,279 @@
+"""A match's page, its score-pad link, its next game, and the director's acts on it
+(forfeit, confirm a held reset, keep the result), each after a confirmation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from scoring.engine import EngineError
+from scoring.models import Game
+from scoring.views.common import forbidden
+from tarabish_site.api.errors import ApplicationError, Conflict, PreconditionFailed
+from tournaments import selectors, services
+from tournaments.models import Match
+from tournaments.views.common import _match_or_404
+
+
+@require_GET
+def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    return _match_page(request, _match_or_404(request, pk))
+
+
+def _match_page(
+    request: HttpRequest, match: Match, *, error: str = "", status: int = 200
+) -> HttpResponse:
+    """The match's page; ``error`` says why a director's action on it was refused."""
+    links = selectors.match_game_rows(match)
+    tournament = match.stage.tournament
+    can_direct = selectors.tournament_directed_by(tournament, request.user)
+    return render(
+        request,
+        "tournaments/match.html",
+        {
+            "match": match,
+            "tournament": tournament,
+            "links": links,
+            "can_direct": can_direct,
+            "actions": selectors.match_director_actions(match) if can_direct else None,
+            "action_error": error,
+            "playing": any(row.link.game.status == Game.Status.IN_PROGRESS for row in links),
+        },
+        status=status,
+    )
+
+
+@dataclass(frozen=True)
+class MatchAct:
+    """A director's act on a match as its confirmation asks about it: what it does, the
+    button that does it, the form's fields sent again with the confirmation, and what the
+    match page says once it is done."""
+
+    title: str
+    consequence: str
+    button: str
+    fields: dict[str, str]
+    done: str
+    warning: str = ""
+
+
+class ActRefused(Exception):
+    """The act's form says something the page cannot act on (a field missing or wrong)."""
+
+
+def _team(entry: Any) -> str:
+    return entry.team.name if entry is not None else _("to be decided")
+
+
+def _forfeit_act(match: Match, data: Mapping[str, str]) -> MatchAct:
+    side = data.get("loser", "")
+    if side not in ("home", "away"):
+        raise ActRefused(_("Which team forfeits: choose one of the two teams."))
+    loser, winner = (match.home, match.away) if side == "home" else (match.away, match.home)
+    names = {"winner": _team(winner), "loser": _team(loser)}
+    reset = data.get("confirm_reset") == "yes"
+    fields = {"loser": side, **({"confirm_reset": "yes"} if reset else {})}
+    return MatchAct(
+        title=_("Forfeit: %(loser)s") % names,
+        consequence=_(
+            "%(loser)s forfeits: %(winner)s wins the match. Games of this match no longer "
+            "decide it."
+        )
+        % names,
+        button=_("Forfeit and re-open those matches") if reset else _("Confirm the forfeit"),
+        fields=fields,
+        done=_("%(winner)s won the match by forfeit.") % names,
+    )
+
+
+def _reset_act(match: Match, data: Mapping[str, str]) -> MatchAct:
+    return MatchAct(
+        title=_("Confirm the changed result"),
+        consequence=_(
+            "The match takes the result its games now give. Later matches that depended on "
+            "it re-open, and the games already played in them no longer count."
+        ),
+        button=_("Confirm the change"),
+        fields={},
+        done=_("The changed result stands; later matches re-opened."),
+        warning=match.held_reason,
+    )
+
+
+def _keep_act(match: Match, data: Mapping[str, str]) -> MatchAct:
+    return MatchAct(
+        title=_("Keep the result as it stands"),
+        consequence=_(
+            "The match keeps the result it shows (%(home)s %(home_games)s, %(away)s "
+            "%(away_games)s) and the note that it waits for a director goes. Later matches "
+            "are left as they are."
+        )
+        % {
+            "home": _team(match.home),
+            "away": _team(match.away),
+            "home_games": match.home_games,
+            "away_games": match.away_games,
+        },
+        button=_("Keep the result"),
+        fields={},
+        done=_("The result stands as it was."),
+        warning=match.held_reason,
+    )
+
+
+def _director_act(
+    request: HttpRequest,
+    pk: int,
+    describe: Callable[[Match, Mapping[str, str]], MatchAct],
+    perform: Callable[[Match, Mapping[str, str], int], object],
+) -> HttpResponse:
+    """A director's act on a match, through its service: first a page asking to confirm,
+    then, confirmed, the act; a refusal is shown on the match's page, named."""
+    match = _match_or_404(request, pk)
+    back = reverse("tournaments:match-detail", args=[pk])
+    if not selectors.tournament_directed_by(match.stage.tournament, request.user):
+        return forbidden(
+            request,
+            _("Only this tournament's directors can do this."),
+            back,
+            _("Back to the match"),
+        )
+    version = request.POST.get("version", "")
+    try:
+        if not version.isdigit():
+            raise ActRefused(_("The form did not say which version of the match it was for."))
+        act = describe(match, request.POST)
+    except ActRefused as exc:
+        return _match_page(request, match, error=str(exc), status=400)
+    if request.POST.get("confirmed") != "yes":
+        return _confirm_page(request, match, act, version, request.path)
+    try:
+        perform(match, request.POST, int(version))
+    except PreconditionFailed:
+        changed = _("This match changed while you were deciding: here it is as it is now.")
+        return _match_page(request, _match_or_404(request, pk), error=changed, status=412)
+    except Conflict as exc:
+        if exc.code == "dependents_played" and "confirm_reset" not in act.fields:
+            again = describe(match, {**request.POST.dict(), "confirm_reset": "yes"})
+            act = replace(again, warning=exc.message)
+            return _confirm_page(request, match, act, version, request.path, status=409)
+        return _match_page(request, _match_or_404(request, pk), error=exc.message, status=409)
+    except (EngineError, ApplicationError) as exc:
+        message = exc.message if isinstance(exc, ApplicationError) else str(exc)
+        status = getattr(exc, "status", 400)
+        return _match_page(request, _match_or_404(request, pk), error=message, status=status)
+    messages.success(request, act.done)
+    return redirect(back)
+
+
+def _confirm_page(
+    request: HttpRequest,
+    match: Match,
+    act: MatchAct,
+    version: str,
+    action: str,
+    *,
+    status: int = 200,
+) -> HttpResponse:
+    return render(
+        request,
+        "tournaments/match_confirm.html",
+        {
+            "match": match,
+            "tournament": match.stage.tournament,
+            "act": act,
+            "version": version,
+            "action": action,
+        },
+        status=status,
+    )
+
+
+@require_POST
+@login_required
+def match_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
+    """A director awards the match to the other team: the team chosen forfeits."""
+
+    def perform(match: Match, data: Mapping[str, str], version: int) -> object:
+        loser = match.home_id if data["loser"] == "home" else match.away_id
+        return services.match_forfeit(
+            match_id=match.pk,
+            actor=request.user,
+            loser_id=loser or 0,
+            expected_version=version,
+            confirm_reset=data.get("confirm_reset") == "yes",
+        )
+
+    return _director_act(request, pk, _forfeit_act, perform)
+
+
+@require_POST
+@login_required
+def match_reset_confirm(request: HttpRequest, pk: int) -> HttpResponse:
+    """A director confirms the result change a match holds: later matches re-open."""
+
+    def perform(match: Match, data: Mapping[str, str], version: int) -> object:
+        return services.match_reset_confirm(
+            match_id=match.pk, actor=request.user, expected_version=version
+        )
+
+    return _director_act(request, pk, _reset_act, perform)
+
+
+@require_POST
+@login_required
+def match_hold_clear(request: HttpRequest, pk: int) -> HttpResponse:
+    """A director keeps the result a match shows and dismisses the change it holds."""
+
+    def perform(match: Match, data: Mapping[str, str], version: int) -> object:
+        return services.match_hold_clear(match_id=match.pk, actor=request.user)
+
+    return _director_act(request, pk, _keep_act, perform)
+
+
+@require_GET
+def match_pad(request: HttpRequest, pk: int) -> HttpResponse:
+    """What a table's QR code opens: the score-pad of the match's game being played."""
+    match = _match_or_404(request, pk)
+    links = [link for link in match.match_games.all() if not link.discarded]
+    for link in reversed(links):
+        if link.game.status == Game.Status.IN_PROGRESS:
+            # the pad sends its "what next" to the match (its next game counts for the match)
+            pad = reverse("scoring:game-pad", args=[link.game_id])
+            return redirect(
+                f"{pad}?{urlencode({'then': reverse('tournaments:match-detail', args=[pk])})}"
+            )
+    return redirect("tournaments:match-detail", pk=pk)
+
+
+@require_POST
+@login_required
+def match_game_start(request: HttpRequest, pk: int) -> HttpResponse:
+    """A director starts the match's next game; its score-pad opens."""
+    match = _match_or_404(request, pk)
+    try:
+        link = services.match_game_start(match_id=match.pk, actor=request.user)
+    except (EngineError, ApplicationError) as exc:
+        message = exc.message if isinstance(exc, ApplicationError) else str(exc)
+        return render(
+            request,
+            "scoring/message.html",
+            {
+                "title": _("The game could not start"),
+                "message": message,
+                "back": reverse("tournaments:match-detail", args=[pk]),
+            },
+            status=getattr(exc, "status", 400),
+        )
+    pad = reverse("scoring:game-pad", args=[link.game_id])
+    return redirect(f"{pad}?{urlencode({'then': reverse('tournaments:match-detail', args=[pk])})}")

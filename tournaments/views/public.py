@@ -1,0 +1,73 @@
+"""The pages anyone following a tournament reads: the list, a tournament with its stages,
+its schedule, and a stage alone for pages that refresh themselves."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_GET
+
+from tournaments import selectors
+from tournaments.views.common import (
+    _highlight,
+    _stage_of,
+    _tournament_or_404,
+    stage_context,
+    with_pages,
+)
+
+#: Matches listed under "now playing and up next" on the tournament page.
+NOW_PLAYING_ROWS = 24
+
+
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    tournaments = selectors.tournament_list(request.user)
+    return render(request, "tournaments/list.html", {"tournaments": tournaments})
+
+
+@require_GET
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = _tournament_or_404(request, slug)
+    overview = selectors.tournament_overview(tournament)
+    stage = _stage_of(overview.stages, request.GET.get("stage"))
+    shown, more = selectors.now_playing(tournament, NOW_PLAYING_ROWS)
+    team_url = reverse("tournaments:team-detail", args=[987654321]).replace("987654321", "{}")
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "overview": overview,
+        "entries": [(entry, team_url.format(entry.team_id)) for entry in overview.entries],
+        "schedule": with_pages(shown),
+        "schedule_more": more,
+        "can_direct": selectors.tournament_directed_by(tournament, request.user),
+    }
+    if stage is not None:
+        context.update(stage_context(stage, _highlight(request)))
+    return render(request, "tournaments/detail.html", context)
+
+
+@require_GET
+def schedule(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every match of the tournament with its round, table, result and state."""
+    tournament = _tournament_or_404(request, slug)
+    return render(
+        request,
+        "tournaments/schedule.html",
+        {
+            "tournament": tournament,
+            "schedule": with_pages(selectors.tournament_schedule(tournament)),
+        },
+    )
+
+
+@require_GET
+def stage_live(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
+    """The bracket or standings of a stage alone, for pages that refresh themselves."""
+    tournament = _tournament_or_404(request, slug)
+    stage = _stage_of(list(tournament.stages.order_by("order")), stage_id)
+    assert stage is not None  # noqa: S101 - _stage_of raised 404 otherwise
+    context = {"tournament": tournament, **stage_context(stage, _highlight(request))}
+    return render(request, "tournaments/_stage.html", context)
