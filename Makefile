@@ -13,7 +13,8 @@ PG_URL ?= postgres://postgres@127.0.0.1:5432/tarabish
 REDIS ?= redis://127.0.0.1:6379/0
 SERVICES_ENV := TARABISH_TEST_SERVICES=1 DATABASE_URL=$(PG_URL) \
 	CELERY_BROKER_URL=$(REDIS) REDIS_URL=$(REDIS) \
-	CELERY_TASK_DEFAULT_QUEUE=tarabish-test-$(shell date +%s)-$$$$
+	CELERY_TASK_DEFAULT_QUEUE=tarabish-test-$(shell date +%s)-$$$$ \
+	CHANNEL_LAYER_PREFIX=tarabish-test-$(shell date +%s)-$$$$
 
 .PHONY: venv run demo test test-services check format lock screenshots clean
 

@@ -43,6 +43,8 @@ else:
 CSRF_TRUSTED_ORIGINS = env.list("DJANGO_CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
+    # First: its runserver serves HTTP and WebSockets (ASGI) in one process.
+    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -55,6 +57,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "channels",
     "tarabish_site.core",
     "scoring",
     "tournaments",
@@ -74,6 +77,7 @@ MIDDLEWARE = [
 
 ROOT_URLCONF = "tarabish_site.urls"
 WSGI_APPLICATION = "tarabish_site.wsgi.application"
+ASGI_APPLICATION = "tarabish_site.asgi.application"
 
 TEMPLATES = [
     {
@@ -130,6 +134,22 @@ if REDIS_URL:
     }
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# -------------------------------------------------------------------------------- channel layer
+# How WebSocket consumers in different processes reach each other (tarabish_site.live, online
+# tables): in memory within one process by default, through Redis when REDIS_URL is set.
+if REDIS_URL:
+    CHANNEL_LAYERS = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {
+                "hosts": [REDIS_URL],
+                "prefix": env.str("CHANNEL_LAYER_PREFIX", default="tarabish"),
+            },
+        }
+    }
+else:
+    CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # --------------------------------------------------------------------------------------- celery
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")

@@ -12,13 +12,14 @@ Ordinary tests run Celery tasks in-process in both modes (they test logic, not t
 only tests that ask for the ``celery_worker`` fixture send tasks through the broker.
 """
 
+import inspect
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _add_socket_cleanup(items)
     chromium_missing = not Path(CHROMIUM).exists() and not shutil.which("chromium")
     for item in items:
         if "services" in item.keywords and not SERVICES:
@@ -96,6 +98,29 @@ def _no_game_remembered() -> Iterator[None]:
     services.forget_entered_games()
     yield
     services.forget_entered_games()
+
+
+def _add_socket_cleanup(items: list[pytest.Item]) -> None:
+    """Consumer tests (coroutines) clean up after themselves with ``_sockets_leave_nothing``."""
+    for item in items:
+        if isinstance(item, pytest.Function) and inspect.iscoroutinefunction(item.obj):
+            item.fixturenames.append("_sockets_leave_nothing")
+
+
+@pytest.fixture
+async def _sockets_leave_nothing() -> AsyncIterator[None]:
+    """After a consumer test: the channel layer emptied, and the database connection of the
+    thread where consumers ran their queries closed, so the next test starts clean and the test
+    database can be dropped at the end."""
+    yield
+    from channels.db import database_sync_to_async
+    from channels.layers import get_channel_layer
+    from django.db import connections
+
+    layer = get_channel_layer()
+    if layer is not None:
+        await layer.flush()
+    await database_sync_to_async(connections.close_all)()
 
 
 @pytest.fixture(scope="session")

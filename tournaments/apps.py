@@ -8,6 +8,12 @@ class TournamentsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:
+        from tarabish_site import live
+        from tournaments.live import can_watch_match, can_watch_tournament
+
+        live.register(live.TOURNAMENT, can_watch_tournament)
+        live.register(live.MATCH, can_watch_match)
+
         from scoring.signals import (
             game_directed_by,
             game_owner_next,

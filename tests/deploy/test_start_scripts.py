@@ -1,5 +1,6 @@
 """The deploy start scripts, run for real against the local PostgreSQL and Redis."""
 
+import asyncio
 import json
 import os
 import socket
@@ -79,6 +80,26 @@ def test_start_web_serves_healthz_through_gunicorn(tmp_path: Path) -> None:
     checks = body["checks"]
     assert isinstance(checks, dict)
     assert set(checks) == {"database", "broker", "cache"}
+
+
+def test_start_ws_serves_websockets_through_daphne(tmp_path: Path) -> None:
+    from tests.tournaments.factories import TournamentFactory
+
+    tournament = TournamentFactory(public=True)
+    port = _free_port()
+    log = tmp_path / "ws.log"
+    with _running("start-ws.sh", _env(DAPHNE_PORT=str(port)), log) as process:
+        assert wait_for(lambda: _healthz(port) is not None, timeout=60), log.read_text()
+        first = asyncio.run(_first_message(port, f"/ws/watch/tournament/{tournament.slug}/"))
+        assert process.poll() is None
+    assert first == {"event": "watching", "topic": "tournament", "key": tournament.slug}
+
+
+async def _first_message(port: int, path: str) -> object:
+    from websockets.asyncio.client import connect
+
+    async with connect(f"ws://127.0.0.1:{port}{path}", origin="http://localhost") as socket:  # type: ignore[arg-type]
+        return json.loads(await asyncio.wait_for(socket.recv(), timeout=10))
 
 
 def test_start_worker_runs_queued_tasks(tmp_path: Path) -> None:

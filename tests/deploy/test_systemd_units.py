@@ -20,6 +20,10 @@ def _service(name: str) -> configparser.SectionProxy:
     [
         ("tarabish-web.service", ["GUNICORN_BIND=127.0.0.1:8000", "DJANGO_NUM_PROXIES=1"]),
         (
+            "tarabish-ws.service",
+            ["DAPHNE_HOST=127.0.0.1", "DAPHNE_PORT=8001", "DJANGO_NUM_PROXIES=1"],
+        ),
+        (
             "tarabish-beat.service",
             ["CELERY_BEAT_SCHEDULE_FILE=/var/lib/tarabish/celerybeat-schedule"],
         ),
@@ -39,5 +43,11 @@ def test_a_units_own_settings_are_on_its_command_line(name: str, settings: list[
 
 def test_the_example_environment_leaves_those_settings_to_the_units() -> None:
     example = (UNITS.parents[1] / ".env.example").read_text().splitlines()
-    for name in ("GUNICORN_BIND", "DJANGO_NUM_PROXIES", "CELERY_BEAT_SCHEDULE_FILE"):
+    for name in (
+        "GUNICORN_BIND",
+        "DAPHNE_HOST",
+        "DAPHNE_PORT",
+        "DJANGO_NUM_PROXIES",
+        "CELERY_BEAT_SCHEDULE_FILE",
+    ):
         assert not any(line.startswith(f"{name}=") for line in example), name

@@ -48,8 +48,11 @@ def _live_server_on_sqlite() -> Iterator[None]:
         yield
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="package")
 def browser() -> Iterator[Any]:
+    """Chromium, for this package's tests only: Playwright's synchronous API keeps an event
+    loop running in the main thread while it is open, where the consumer tests (coroutines)
+    after this package need to start their own."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:

@@ -1,0 +1,5 @@
+"""Every WebSocket route of the service, all under ``/ws/`` (where nginx sends daphne)."""
+
+from tarabish_site.live.routing import websocket_urlpatterns as live_patterns
+
+websocket_urlpatterns = [*live_patterns]

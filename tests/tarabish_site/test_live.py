@@ -1,0 +1,131 @@
+"""tarabish_site.live: watch a game, match or tournament; publish after commit."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+from channels.db import database_sync_to_async
+from django.db import transaction
+from django.test import override_settings
+
+from tarabish_site import live
+from tarabish_site.live.consumers import NOT_FOUND
+from tests.scoring.factories import GameFactory, UserFactory
+from tests.tournaments.factories import TournamentFactory
+from tests.websockets import connect
+
+pytestmark = [pytest.mark.django_db(transaction=True)]
+
+
+async def test_a_watcher_hears_of_a_change_only_once_it_is_committed() -> None:
+    game = await database_sync_to_async(GameFactory.create)(public=True)
+    socket, accepted, _ = await connect(f"/ws/watch/game/{game.pk}/")
+    assert accepted
+    assert await socket.receive_json_from() == {
+        "event": "watching",
+        "topic": "game",
+        "key": str(game.pk),
+    }
+
+    def store_a_hand() -> None:
+        with transaction.atomic():
+            live.publish(live.GAME, game.pk, hand=3)
+            assert transaction.get_connection().run_on_commit  # waiting for the commit
+
+    await database_sync_to_async(store_a_hand)()
+    assert await socket.receive_json_from(timeout=2) == {
+        "event": "changed",
+        "topic": "game",
+        "key": str(game.pk),
+        "hand": 3,
+    }
+    await socket.disconnect()
+
+
+async def test_a_rolled_back_change_is_never_announced() -> None:
+    game = await database_sync_to_async(GameFactory.create)(public=True)
+    socket, accepted, _ = await connect(f"/ws/watch/game/{game.pk}/")
+    assert accepted
+    await socket.receive_json_from()
+
+    def fail_to_store() -> None:
+        with transaction.atomic():
+            live.publish(live.GAME, game.pk)
+            transaction.set_rollback(True)
+
+    await database_sync_to_async(fail_to_store)()
+    assert await socket.receive_nothing(timeout=0.3)
+    await socket.disconnect()
+
+
+async def test_only_the_watchers_of_that_key_hear_it() -> None:
+    one = await database_sync_to_async(TournamentFactory.create)(public=True, slug="one")
+    await database_sync_to_async(TournamentFactory.create)(public=True, slug="two")
+    first, ok_first, _ = await connect(f"/ws/watch/tournament/{one.slug}/")
+    second, ok_second, _ = await connect("/ws/watch/tournament/two/")
+    assert ok_first
+    assert ok_second
+    await first.receive_json_from()
+    await second.receive_json_from()
+
+    await database_sync_to_async(live.publish)(live.TOURNAMENT, "two", stage=4)
+    assert (await second.receive_json_from())["stage"] == 4
+    assert await first.receive_nothing(timeout=0.2)
+    await first.disconnect()
+    await second.disconnect()
+
+
+async def test_a_private_game_is_watched_only_by_those_who_may_see_it() -> None:
+    owner = await database_sync_to_async(UserFactory.create)()
+    game = await database_sync_to_async(GameFactory.create)(public=False, created_by=owner)
+
+    socket, accepted, code = await connect(f"/ws/watch/game/{game.pk}/")
+    assert not accepted
+    assert code == NOT_FOUND
+    socket, accepted, _ = await connect(f"/ws/watch/game/{game.pk}/", user=owner)
+    assert accepted
+    await socket.disconnect()
+
+
+async def test_a_private_tournaments_matches_are_not_watched_by_strangers() -> None:
+    tournament = await database_sync_to_async(TournamentFactory.create)(public=False)
+    _, accepted, code = await connect(f"/ws/watch/tournament/{tournament.slug}/")
+    assert (accepted, code) == (False, NOT_FOUND)
+    _, accepted, code = await connect("/ws/watch/match/999/")
+    assert (accepted, code) == (False, NOT_FOUND)
+
+
+@pytest.mark.parametrize("path", ["/ws/watch/nothing/1/", "/ws/watch/game/999999/"])
+async def test_an_unknown_topic_or_key_is_refused_as_not_found(path: str) -> None:
+    _, accepted, code = await connect(path)
+    assert (accepted, code) == (False, NOT_FOUND)
+
+
+@pytest.mark.parametrize("origin", [b"https://elsewhere.example", None])
+async def test_a_socket_from_another_site_is_refused(origin: bytes | None) -> None:
+    game = await database_sync_to_async(GameFactory.create)(public=True)
+    _, accepted, _ = await connect(f"/ws/watch/game/{game.pk}/", origin=origin)
+    assert not accepted
+
+
+def test_group_names_refuse_what_a_group_cannot_hold() -> None:
+    assert live.group_name(live.GAME, 12) == "live.game.12"
+    with pytest.raises(ValueError, match="a key is"):
+        live.group_name(live.TOURNAMENT, "two words")
+
+
+@override_settings(
+    CHANNEL_LAYERS={
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": ["redis://127.0.0.1:1/0"]},
+        }
+    }
+)
+def test_a_layer_that_cannot_be_reached_never_fails_the_write(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="tarabish_site.live"):
+        live.publish(live.GAME, 1)  # outside a transaction: sent at once
+    assert "live update to live.game.1 not sent" in caplog.text
