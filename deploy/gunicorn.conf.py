@@ -17,6 +17,7 @@ gunicorn faces the clients itself, set ``GUNICORN_WORKER_CLASS=gthread`` and
 
 import multiprocessing
 import os
+from typing import Any
 
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 worker_class = os.environ.get("GUNICORN_WORKER_CLASS", "sync")
@@ -30,12 +31,50 @@ graceful_timeout = 30
 keepalive = 5  # gthread only: a synchronous worker closes the connection after each answer
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "2000"))
 max_requests_jitter = 200
-accesslog = os.environ.get("GUNICORN_ACCESS_LOG", "-")
+# Django logs one line per request itself (tarabish_site.middleware: with its request id, the
+# ids it names and its time, as JSON in production), so gunicorn's own access log is off
+# unless a file (or - for standard output) is named here.
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None
 errorlog = "-"
+if (
+    os.environ.get(
+        "LOG_FORMAT", "json" if os.environ.get("TARABISH_ENV") == "production" else "text"
+    )
+    == "json"
+):
+    # gunicorn's own lines (workers started, timed out) as JSON lines too, like Django's.
+    logconfig_dict = {
+        "version": 1,
+        "disable_existing_loggers": False,
+        "formatters": {
+            "json": {
+                "()": "pythonjsonlogger.json.JsonFormatter",
+                "fmt": "%(levelname)s %(name)s %(message)s",
+                "rename_fields": {"levelname": "level", "name": "logger"},
+                "timestamp": "time",
+            }
+        },
+        "handlers": {
+            "console": {"class": "logging.StreamHandler", "formatter": "json"},
+        },
+        "loggers": {
+            "gunicorn.error": {"handlers": ["console"], "level": "INFO", "propagate": False},
+            "gunicorn.access": {"handlers": ["console"], "level": "INFO", "propagate": False},
+        },
+    }
 forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1")
 # No control socket: nothing here uses gunicornc, and its default place (~/.gunicorn) is not
 # writable for the image's user.
 control_socket_disable = True
+
+
+def child_exit(server: object, worker: Any) -> None:
+    """A worker that exits leaves its counters to be added up (they never go back), but its
+    live gauges go with it (prometheus_client's multiprocess mode, see tarabish_site.metrics)."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(worker.pid)  # type: ignore[no-untyped-call]
 
 
 def post_worker_init(worker: object) -> None:

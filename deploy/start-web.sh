@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . deploy/dotenv.sh
 load_dotenv .env  # what Django reads too; the environment wins
+. deploy/metrics.sh
+metrics_dir web
 PYTHON="${PYTHON:-.venv/bin/python}"
 if [ "${SKIP_MIGRATE:-0}" != "1" ]; then
     "$PYTHON" manage.py migrate --no-input

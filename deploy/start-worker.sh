@@ -5,6 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . deploy/dotenv.sh
 load_dotenv .env  # what Django reads too; the environment wins
+. deploy/metrics.sh
+metrics_dir worker
 PYTHON="${PYTHON:-.venv/bin/python}"
 exec "$PYTHON" -m celery -A tarabish_site worker \
     --loglevel "${CELERY_LOG_LEVEL:-INFO}" \

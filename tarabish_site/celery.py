@@ -14,3 +14,6 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tarabish_site.settings")
 app = Celery("tarabish")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+# One log line and the metrics of each task run, wherever tasks run.
+import tarabish_site.task_signals  # noqa: E402, F401

@@ -64,6 +64,7 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    "tarabish_site.middleware.ObservedRequests",  # first: times and logs the whole request
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -296,10 +297,60 @@ if PRODUCTION:
     SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=3600)
     SECURE_CONTENT_TYPE_NOSNIFF = True
 
+# ------------------------------------------------------------- operations: logs, errors, metrics
+# Logs: JSON lines in production (one per request and per task, each with its request_id and
+# the ids it knows: game_id, match_id...), text elsewhere; LOG_FORMAT chooses either.
+LOG_FORMAT = env.str("LOG_FORMAT", default="json" if PRODUCTION else "text")
+if LOG_FORMAT not in {"json", "text"}:
+    raise environ.ImproperlyConfigured(f"LOG_FORMAT must be json or text, not {LOG_FORMAT!r}")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "filters": {"context": {"()": "tarabish_site.logs.ContextFilter"}},
+    "formatters": {
+        "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
+        "json": {
+            "()": "pythonjsonlogger.json.JsonFormatter",
+            "fmt": "%(levelname)s %(name)s %(message)s",
+            "rename_fields": {"levelname": "level", "name": "logger"},
+            "timestamp": "time",
+        },
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "formatter": LOG_FORMAT,
+            "filters": ["context"],
+        }
+    },
     "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="INFO")},
+    "loggers": {
+        # Through the one handler above, whatever DEBUG says (Django's own sends its lines to
+        # a handler of its own while DEBUG is on).
+        "django": {"handlers": [], "level": "INFO", "propagate": True},
+        # tarabish.task logs each run with its ids; Celery's own line would be a second one.
+        "celery.app.trace": {"level": "WARNING"},
+        # tarabish.request logs each request; runserver's line would be a second one.
+        "django.server": {"level": "WARNING"},
+    },
 }
+# Workers log through LOGGING too, not through handlers Celery puts on the root logger.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+
+# Errors: reported to Sentry (or a server that speaks its protocol) when SENTRY_DSN is set.
+SENTRY_DSN = env.str("SENTRY_DSN", default="")
+if SENTRY_DSN:
+    from tarabish_site.errors import sentry_init
+
+    sentry_init(
+        dsn=SENTRY_DSN,
+        environment=TARABISH_ENV,
+        traces_sample_rate=env.float("SENTRY_TRACES_SAMPLE_RATE", default=0.0),
+    )
+
+# Metrics at /metrics for staff, or for a scraper sending "Authorization: Bearer METRICS_TOKEN".
+# METRICS_DIR: where every process (gunicorn's workers, Celery's) writes its counts, so that
+# /metrics adds them up; the deploy/ start scripts give each kind of process its own directory
+# under it. Empty: one process's own counts (development).
+METRICS_TOKEN = env.str("METRICS_TOKEN", default="")
+METRICS_DIR = env.str("METRICS_DIR", default="")

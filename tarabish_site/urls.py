@@ -20,6 +20,7 @@ from tarabish_site.api.exceptions import (
     json_server_error,
 )
 from tarabish_site.health import healthz
+from tarabish_site.metrics import metrics_view
 from tournaments.api import urls as tournaments_api
 
 
@@ -47,6 +48,7 @@ urlpatterns = [
     path("api/v1/", include((api_urlpatterns, "api"))),
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("healthz", healthz, name="healthz"),
+    path("metrics", metrics_view, name="metrics"),
     path("accounts/sign-in/", SignInView.as_view(), name="login"),
     path("accounts/sign-out/", LogoutView.as_view(), name="logout"),  # a POST, from every header
     path("admin/", admin.site.urls),

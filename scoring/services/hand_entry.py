@@ -21,7 +21,7 @@ from scoring.services._common import (
 )
 from scoring.services.entries import _score, _set_result
 from scoring.services.progress import _apply_progress, _stored_progress
-from tarabish_site import rows
+from tarabish_site import metrics, rows
 from tarabish_site.api.errors import Conflict, NotFound, ValidationFailed
 
 if TYPE_CHECKING:
@@ -113,6 +113,7 @@ def hand_record(
             continue  # the refusal may come from an old row: read it again and see
         if _write_new_hand(current, hand, read, also_write):
             _games_written.remember_on_commit(current, connection)
+            transaction.on_commit(metrics.hand_entered)
             if current.status != Game.Status.IN_PROGRESS:
                 # Only the hand that ends the game changes its result; the hands before it
                 # move the score of a game still being played, which no result depends on.

@@ -79,7 +79,7 @@ def _project(tmp_path: Path, dotenv: str) -> Path:
     """A project root holding the real start scripts, a .env and a stand-in for Python that
     prints what it was asked to run and what gunicorn.conf.py would read."""
     (tmp_path / "deploy").mkdir()
-    for name in ("dotenv.sh", "start-web.sh", "start-worker.sh", "start-beat.sh"):
+    for name in ("dotenv.sh", "metrics.sh", "start-web.sh", "start-worker.sh", "start-beat.sh"):
         shutil.copy2(ROOT / "deploy" / name, tmp_path / "deploy" / name)
     python = tmp_path / "python"
     python.write_text('#!/bin/sh\necho "$* [GUNICORN_BIND=${GUNICORN_BIND:-}]"\n')

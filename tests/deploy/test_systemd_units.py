@@ -18,7 +18,15 @@ def _service(name: str) -> configparser.SectionProxy:
 @pytest.mark.parametrize(
     ("name", "settings"),
     [
-        ("tarabish-web.service", ["GUNICORN_BIND=127.0.0.1:8000", "DJANGO_NUM_PROXIES=1"]),
+        (
+            "tarabish-web.service",
+            [
+                "GUNICORN_BIND=127.0.0.1:8000",
+                "DJANGO_NUM_PROXIES=1",
+                "METRICS_DIR=/run/tarabish/metrics",
+            ],
+        ),
+        ("tarabish-worker.service", ["METRICS_DIR=/run/tarabish/metrics"]),
         (
             "tarabish-ws.service",
             ["DAPHNE_HOST=127.0.0.1", "DAPHNE_PORT=8001", "DJANGO_NUM_PROXIES=1"],
@@ -49,5 +57,6 @@ def test_the_example_environment_leaves_those_settings_to_the_units() -> None:
         "DAPHNE_PORT",
         "DJANGO_NUM_PROXIES",
         "CELERY_BEAT_SCHEDULE_FILE",
+        "METRICS_DIR",
     ):
         assert not any(line.startswith(f"{name}=") for line in example), name
