@@ -25,14 +25,14 @@ def error_body(
     return {"message": message, "code": code, "fields": fields or {}}
 
 
-def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
+def flatten_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
     """Turn DRF's nested error detail into ``{"dotted.path": ["reason", ...]}``."""
     fields: dict[str, list[str]] = {}
     if isinstance(detail, dict):
         for key, value in detail.items():
             name = "" if key in {"non_field_errors", "__all__"} else str(key)
             path = f"{prefix}.{name}" if prefix and name else (prefix or name)
-            for sub_key, reasons in _flatten(value, path).items():
+            for sub_key, reasons in flatten_errors(value, path).items():
                 fields.setdefault(sub_key, []).extend(reasons)
     elif isinstance(detail, list):
         if all(not isinstance(item, dict | list) for item in detail):
@@ -41,7 +41,7 @@ def _flatten(detail: Any, prefix: str = "") -> dict[str, list[str]]:
             for index, item in enumerate(detail):
                 if item:
                     path = f"{prefix}.{index}" if prefix else str(index)
-                    for sub_key, reasons in _flatten(item, path).items():
+                    for sub_key, reasons in flatten_errors(item, path).items():
                         fields.setdefault(sub_key, []).extend(reasons)
     else:
         fields.setdefault(prefix or "non_field_errors", []).append(str(detail))
@@ -92,7 +92,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if response is None or not isinstance(exc, drf_exceptions.APIException):
         return response
     if isinstance(exc, drf_exceptions.ValidationError):
-        fields = _flatten(exc.detail)
+        fields = flatten_errors(exc.detail)
         response.data = error_body(_summary(fields), "invalid", fields)
     else:
         codes = exc.get_codes()

@@ -7,7 +7,7 @@ from scoring.models import Game, Hand
 from tests.scoring.factories import summary
 from tests.tournaments.factories import add_stage, tournament_ready
 from tournaments.models import Match, Tournament
-from tournaments.services import match_game_start, match_sync, stage_start
+from tournaments.services import match_game_start, match_sync, stage_start, standings_recompute
 
 
 def win_game(match: Match, winner: str = "home", seats: list[int] | None = None) -> Game:
@@ -70,5 +70,7 @@ def tournament_played(entries: int = 4) -> Tournament:
         scoring_services.hand_record(game=link.game, entry_kind="summary", entry=summary(caller=0))
     scoring_services.hand_undo_last(game=link.game, reason="wrong caller")
     scoring_services.hand_record(game=link.game, entry_kind="summary", entry=summary(caller=1))
+    for stage in (pools, bracket):  # as the task that follows each result would
+        standings_recompute(stage_id=stage.pk, force=True)
     tournament.refresh_from_db()
     return tournament

@@ -31,7 +31,7 @@ from tarabish_site.api.versioning import (
     with_etag,
 )
 from tarabish_site.api.viewsets import ApiViewSet
-from tournaments import selectors, services
+from tournaments import exports, selectors, services
 from tournaments.api.serializers import (
     CheckInSerializer,
     CsvImportSerializer,
@@ -56,6 +56,7 @@ from tournaments.api.serializers import (
     WithdrawSerializer,
 )
 from tournaments.models import Entry, Match, PlayerRating, Stage, Tournament
+from tournaments.services import transfer
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -171,6 +172,48 @@ class TournamentViewSet(mixins.ListModelMixin, JsonApiViewSet):
             changes=dict(serializer.validated_data),
         )
         return _tournament_response(tournament.pk)
+
+    @extend_schema(
+        summary="The whole tournament as one document (to keep, read, or import elsewhere)",
+        tags=[TAG_T],
+        description="Format `tarabish-tournament`, version 1: the tournament, its players, "
+        "teams, entries, stages (pools, rounds, matches, standings) and every game with its "
+        "hands and their revisions; rows refer to each other by `key`. "
+        "`POST /api/v1/tournaments/import/` reads it back.",
+        responses={200: OpenApiTypes.OBJECT, **error_responses(404)},
+    )
+    @action(detail=True, methods=["get"])
+    def export(self, request: Request, slug: str) -> Response:
+        tournament = _tournament(request, slug)
+        response = Response(exports.tournament_document(tournament))
+        response["Content-Disposition"] = f'inline; filename="{tournament.slug}.json"'
+        return response
+
+    @extend_schema(
+        summary="Make a tournament from an exported document",
+        tags=[TAG_T],
+        description="The document of `GET .../export/`, from this installation or another: "
+        "the tournament is made with its entries, stages, matches, games, hands and "
+        "revisions, all or nothing. Players are matched by name and community, or created. "
+        "`slug` and `name` (query) replace the document's. A document that cannot be read "
+        "is refused naming the field by its path (`stages.0.matches.3.home`).",
+        parameters=[
+            OpenApiParameter("slug", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False),
+            OpenApiParameter("name", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False),
+        ],
+        request=OpenApiTypes.OBJECT,
+        responses={201: TournamentSerializer, **error_responses(400, 401, 403, 409, 429)},
+    )
+    @idempotent
+    @action(detail=False, methods=["post"], url_path="import")
+    def import_document(self, request: Request) -> Response:
+        tournament = transfer.tournament_import(
+            document=request.data,
+            actor=_actor(request),
+            slug=request.query_params.get("slug", ""),
+            name=request.query_params.get("name", ""),
+        )
+        return _tournament_response(tournament.pk, status=201)
 
     def _step(self, request: Request, slug: str, service: Any) -> Response:
         tournament = _tournament(request, slug)

@@ -1,0 +1,215 @@
+"""A tournament as one JSON document and as CSV tables, and the document read back: here, as
+another installation would (players matched by name or created), all or nothing."""
+
+from __future__ import annotations
+
+import copy
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.core.management import CommandError, call_command
+from django.core.serializers.json import DjangoJSONEncoder
+from rest_framework.test import APIClient
+
+from scoring.models import Game, Hand, HandRevision, Player
+from tarabish_site.api.errors import ValidationFailed
+from tests.scoring.factories import UserFactory
+from tests.tournaments.helpers import tournament_played
+from tournaments import exports
+from tournaments.models import Match, Standing, Tournament
+from tournaments.services.transfer import tournament_import
+
+pytestmark = pytest.mark.django_db
+
+
+def _json(document: dict[str, Any]) -> dict[str, Any]:
+    """The document as it travels: through JSON text."""
+    return json.loads(json.dumps(document, cls=DjangoJSONEncoder))  # type: ignore[no-any-return]
+
+
+def canonical(document: dict[str, Any]) -> dict[str, Any]:
+    """The document with every key replaced by the row's place in its list, so two documents of
+    the same tournament in two installations (or under two slugs) compare equal."""
+    doc = copy.deepcopy(_json(document))
+    doc.pop("exported_at")
+    for name in ("slug", "name"):
+        doc["tournament"].pop(name)
+
+    def number(rows: list[dict[str, Any]]) -> dict[int | None, int | None]:
+        places: dict[int | None, int | None] = {row["key"]: i for i, row in enumerate(rows)}
+        for row in rows:
+            row["key"] = places[row["key"]]
+        places[None] = None
+        return places
+
+    players, teams = number(doc["players"]), number(doc["teams"])
+    entries, games = number(doc["entries"]), number(doc["games"])
+    for team in doc["teams"]:
+        team["players"] = [players[k] for k in team["players"]]
+    for entry in doc["entries"]:
+        entry["team"] = teams[entry["team"]]
+        entry["substitutes"] = [players[k] for k in entry["substitutes"]]
+    for game in doc["games"]:
+        game["team_a"], game["team_b"] = teams[game["team_a"]], teams[game["team_b"]]
+        game["seats"] = [players[k] for k in game["seats"]]
+    number(doc["stages"])
+    for stage in doc["stages"]:
+        pools, rounds = number(stage["pools"]), number(stage["rounds"])
+        number(stage["matches"])
+        for row in stage["stage_entries"] + stage["standings"]:
+            row["entry"], row["pool"] = entries[row["entry"]], pools[row["pool"]]
+        for match in stage["matches"]:
+            match["round"], match["pool"] = rounds[match["round"]], pools[match["pool"]]
+            for side in ("home", "away", "winner"):
+                match[side] = entries[match[side]]
+            for link in match["games"]:
+                link["game"] = games[link["game"]]
+    return doc
+
+
+def test_the_document_holds_every_game_hand_and_revision() -> None:
+    tournament = tournament_played()
+    document = _json(exports.tournament_document(tournament))
+    assert document["format"] == "tarabish-tournament"
+    assert document["version"] == 1
+    games = Game.objects.filter(match_link__match__stage__tournament=tournament)
+    assert [g["key"] for g in document["games"]] == sorted(games.values_list("pk", flat=True))
+    hands = [hand for game in document["games"] for hand in game["hands"]]
+    assert len(hands) == Hand.objects.filter(game__in=games).count()
+    assert any(hand["undone"] for hand in hands)
+    revisions = [r for hand in hands for r in hand["revisions"]]
+    assert len(revisions) == HandRevision.objects.filter(hand__game__in=games).count() > 0
+    assert {r["action"] for r in revisions} >= {"recorded", "corrected", "undone"}
+    matches = [m for stage in document["stages"] for m in stage["matches"]]
+    assert len(matches) == Match.objects.filter(stage__tournament=tournament).count()
+
+
+def test_a_document_read_back_is_the_same_tournament() -> None:
+    original = tournament_played()
+    # a time whose microseconds round to no millisecond is carried to the microsecond
+    hand = Hand.objects.filter(game__match_link__match__stage__tournament=original).first()
+    assert hand is not None
+    entered = hand.created_at.replace(microsecond=500)
+    Hand.objects.filter(pk=hand.pk).update(created_at=entered)
+    document = _json(exports.tournament_document(original))
+    players = Player.objects.count()
+    director = UserFactory.create(username="director", is_staff=True)
+
+    copy_ = tournament_import(document=document, actor=director, slug="copy", name="The copy")
+
+    assert Player.objects.count() == players  # every player matched by name
+    assert copy_.slug == "copy"
+    assert copy_.organiser == director
+    assert list(copy_.directors.all()) == [director]
+    again = exports.tournament_document(copy_)
+    assert canonical(again) == canonical(document)
+    assert Hand.objects.filter(game__match_link__match__stage__tournament=copy_, created_at=entered)
+    assert (
+        Standing.objects.filter(stage__tournament=copy_).count()
+        == Standing.objects.filter(stage__tournament=original).count()
+    )
+
+
+def test_another_installations_players_are_created_by_name() -> None:
+    document = _json(exports.tournament_document(tournament_played()))
+    for player in document["players"]:
+        player["display_name"] = f"{player['display_name']} of Mabou"
+    before = Player.objects.count()
+    copy_ = tournament_import(document=document, actor=None, slug="mabou")
+    assert Player.objects.count() == before + len(document["players"])
+    assert canonical(exports.tournament_document(copy_))["games"] == canonical(document)["games"]
+
+
+MALFORMED = [
+    (lambda d: d.update(version=2), "version"),
+    (lambda d: d.update(format="challonge"), "format"),
+    (lambda d: d["games"][0]["hands"][1].update(outcome="won"), "games.0.hands.1.outcome"),
+    (lambda d: d["games"][1].pop("seats"), "games.1.seats"),
+    (lambda d: d["stages"][0]["matches"][1].update(home=999_999), "stages.0.matches.1.home"),
+    (lambda d: d["entries"][2].update(team=888_888), "entries.2.team"),
+    (lambda d: d["teams"].append(dict(d["teams"][0])), "teams.4.key"),
+    (lambda d: d["tournament"].update(slug=Tournament.objects.get().slug), "tournament.slug"),
+]
+
+
+def test_a_malformed_document_is_refused_naming_the_field() -> None:
+    exported = _json(exports.tournament_document(tournament_played()))
+    tournaments = Tournament.objects.count()
+    for change, field in MALFORMED:
+        document = copy.deepcopy(exported)
+        document["tournament"]["slug"] = "copy"
+        change(document)
+        with pytest.raises(ValidationFailed) as refused:
+            tournament_import(document=document, actor=None)
+        assert field in refused.value.fields, (field, refused.value.fields)
+        assert refused.value.message.startswith(field)
+    assert Tournament.objects.count() == tournaments
+
+
+def test_a_document_the_database_refuses_leaves_nothing_behind() -> None:
+    document = _json(exports.tournament_document(tournament_played()))
+    document["tournament"]["slug"] = "twice"
+    for player in document["players"]:
+        player["display_name"] += " from away"
+    hands = document["games"][-1]["hands"]
+    hands[-1]["number"] = hands[0]["number"]  # two counting hands with one number
+    hands[-1]["undone"] = hands[0]["undone"] = False
+    counts = (Tournament.objects.count(), Player.objects.count(), Game.objects.count())
+    with pytest.raises(ValidationFailed, match="rule of the database"):
+        tournament_import(document=document, actor=None)
+    assert (Tournament.objects.count(), Player.objects.count(), Game.objects.count()) == counts
+
+
+def test_csv_tables_of_standings_matches_and_hands() -> None:
+    tournament = tournament_played()
+    standings = list(csv.DictReader(io.StringIO(exports.standings_csv(tournament))))
+    assert len(standings) == Standing.objects.filter(stage__tournament=tournament).count()
+    assert standings[0]["stage"] == "Stage 1: Round robin"
+    assert standings[0]["place"] == "1"
+    matches = list(csv.DictReader(io.StringIO(exports.matches_csv(tournament))))
+    assert len(matches) == Match.objects.filter(stage__tournament=tournament).count()
+    hands = list(csv.DictReader(io.StringIO(exports.hands_csv(tournament))))
+    stored = Hand.objects.filter(game__match_link__match__stage__tournament=tournament)
+    assert len(hands) == stored.count()
+    first = stored.order_by("game__match_link__match_id", "number").first()
+    assert first is not None
+    assert hands[0]["running_a"] == str(first.running_a)
+
+
+def test_the_commands_carry_a_tournament_through_a_file(tmp_path: Path) -> None:
+    tournament = tournament_played()
+    path = tmp_path / "cup.json"
+    call_command("export_tournament", tournament.slug, "--output", str(path))
+    call_command("import_tournament", str(path), "--slug", "from-file")
+    copy_ = Tournament.objects.get(slug="from-file")
+    assert canonical(exports.tournament_document(copy_)) == canonical(
+        exports.tournament_document(tournament)
+    )
+    call_command("export_tournament", tournament.slug, "--csv", "hands", "-o", str(tmp_path / "h"))
+    assert (tmp_path / "h").read_text().startswith("match,game_in_match,game,")
+    with pytest.raises(CommandError, match=r"tournament\.slug"):
+        call_command("import_tournament", str(path))  # its slug is taken here
+
+
+def test_the_api_exports_and_imports() -> None:
+    tournament = tournament_played()
+    anon = APIClient()
+    answer = anon.get(f"/api/v1/tournaments/{tournament.slug}/export/")
+    assert answer.status_code == 200
+    document = answer.json()
+    assert document["format"] == "tarabish-tournament"
+    refused = anon.post("/api/v1/tournaments/import/?slug=api-copy", document, format="json")
+    assert refused.status_code in (401, 403)
+    director = APIClient()
+    director.force_authenticate(UserFactory.create(username="chief", is_staff=True))
+    made = director.post("/api/v1/tournaments/import/?slug=api-copy", document, format="json")
+    assert made.status_code == 201, made.content
+    assert made.json()["slug"] == "api-copy"
+    document["stages"][0]["matches"][0]["round"] = 424242
+    bad = director.post("/api/v1/tournaments/import/?slug=api-bad", document, format="json")
+    assert bad.status_code == 400
+    assert "stages.0.matches.0.round" in bad.json()["fields"]

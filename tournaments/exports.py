@@ -1,0 +1,471 @@
+"""A tournament as data: one JSON document that holds all of it, and CSV tables of its
+standings, matches and hands for spreadsheets.
+
+The document (``FORMAT``, version ``VERSION``) is what :func:`tournaments.services.transfer.
+tournament_import` reads back, in this installation or another. Rows refer to each other by
+``key`` (the row's id here), never by an id the other installation would have to share:
+teams name their players' keys, entries their team's, matches their entries', games their
+teams' and seats' players. Players are matched by name and community where it is read back.
+
+Shape (version 1)::
+
+    {"format": "tarabish-tournament", "version": 1, "exported_at": "...",
+     "tournament": {name, slug, venue, starts_on, ends_on, ruleset_preset, ruleset,
+                    match_format, match_games, status, public, substitutes_allowed,
+                    seed_by_rating, finished_at},
+     "players": [{key, display_name, community}],
+     "teams": [{key, name, players: [player key, player key]}],
+     "entries": [{key, team, seed, status, checked_in, checked_in_at, withdrawn_at,
+                  withdrawal_note, substitutes: [player key...], final_place}],
+     "stages": [{key, order, name, kind, status, pool_count, legs, swiss_rounds, third_place,
+                 grand_final, qualifiers_per_pool, tiebreakers, match_format, match_games,
+                 started_at, finished_at,
+                 pools: [{key, number, name}],
+                 stage_entries: [{entry, pool, seed}],
+                 rounds: [{key, side, number, name}],
+                 matches: [{key, round, pool, number, bracket_key, home, away, home_source,
+                            away_source, table, format, games_planned, state, bye, forfeit,
+                            winner, home_games, away_games, home_points, away_points,
+                            home_baits, away_baits, held_reason, started_at, finished_at,
+                            games: [{number, game, discarded, discarded_reason}]}],
+                 standings: [...]}],   # derived: written for readers, recomputed on import
+     "games": [{key, team_a, team_b, seats: [4 player keys], table, public, ruleset,
+                ruleset_preset, first_dealer, first_dealer_method, first_dealer_flips, status,
+                winner, ended_reason, score_a, score_b, hands_played, next_dealer, forced_seat,
+                version, created_at, finished_at,
+                hands: [{number, undone, version, entry_kind, entry, dealer, caller, trump,
+                         outcome, points_a, points_b, card_points_a, card_points_b,
+                         run_points_a, run_points_b, bella_points_a, bella_points_b,
+                         runs_counted_by, bella_seat, hand_total, result, running_a, running_b,
+                         created_at,
+                         revisions: [{version, action, entry_kind, entry, result, reason,
+                                      changed_at}]}]}]}
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from django.db.models import Model, Prefetch
+from django.utils import timezone
+
+from scoring.models import Game, Hand, HandRevision, Player, Team
+from tournaments.models import (
+    STANDING_FIELDS,
+    Entry,
+    Match,
+    MatchGame,
+    Pool,
+    Round,
+    Stage,
+    StageEntry,
+    Standing,
+    Tournament,
+)
+
+FORMAT = "tarabish-tournament"
+VERSION = 1
+
+TOURNAMENT_FIELDS = (
+    "name",
+    "slug",
+    "venue",
+    "starts_on",
+    "ends_on",
+    "ruleset_preset",
+    "ruleset",
+    "match_format",
+    "match_games",
+    "status",
+    "public",
+    "substitutes_allowed",
+    "seed_by_rating",
+    "finished_at",
+)
+ENTRY_FIELDS = (
+    "seed",
+    "status",
+    "checked_in",
+    "checked_in_at",
+    "withdrawn_at",
+    "withdrawal_note",
+    "final_place",
+)
+STAGE_FIELDS = (
+    "order",
+    "name",
+    "kind",
+    "status",
+    "pool_count",
+    "legs",
+    "swiss_rounds",
+    "third_place",
+    "grand_final",
+    "qualifiers_per_pool",
+    "tiebreakers",
+    "match_format",
+    "match_games",
+    "started_at",
+    "finished_at",
+)
+POOL_FIELDS = ("number", "name")
+ROUND_FIELDS = ("side", "number", "name")
+MATCH_FIELDS = (
+    "number",
+    "home_source",
+    "away_source",
+    "table",
+    "format",
+    "games_planned",
+    "state",
+    "bye",
+    "forfeit",
+    "home_games",
+    "away_games",
+    "home_points",
+    "away_points",
+    "home_baits",
+    "away_baits",
+    "held_reason",
+    "started_at",
+    "finished_at",
+)
+MATCH_GAME_FIELDS = ("number", "discarded", "discarded_reason")
+GAME_FIELDS = (
+    "table",
+    "public",
+    "ruleset",
+    "ruleset_preset",
+    "first_dealer",
+    "first_dealer_method",
+    "first_dealer_flips",
+    "status",
+    "winner",
+    "ended_reason",
+    "score_a",
+    "score_b",
+    "hands_played",
+    "next_dealer",
+    "forced_seat",
+    "version",
+    "created_at",
+    "finished_at",
+)
+HAND_FIELDS = (
+    "number",
+    "undone",
+    "version",
+    "entry_kind",
+    "entry",
+    "dealer",
+    "caller",
+    "trump",
+    "outcome",
+    "points_a",
+    "points_b",
+    "card_points_a",
+    "card_points_b",
+    "run_points_a",
+    "run_points_b",
+    "bella_points_a",
+    "bella_points_b",
+    "runs_counted_by",
+    "bella_seat",
+    "hand_total",
+    "result",
+    "running_a",
+    "running_b",
+    "created_at",
+)
+REVISION_FIELDS = ("version", "action", "entry_kind", "entry", "result", "reason", "changed_at")
+
+
+def _value(value: Any) -> Any:
+    """Times and dates as ISO 8601 text, to the microsecond (a JSON encoder would cut times to
+    the millisecond, and a time read back would no longer be the time written)."""
+    if isinstance(value, dt.date):  # datetime too
+        return value.isoformat()
+    return value
+
+
+def _values(row: Model, fields: Iterable[str]) -> dict[str, Any]:
+    return {name: _value(getattr(row, name)) for name in fields}
+
+
+def tournament_games(tournament: Tournament) -> list[Game]:
+    """Every game played in the tournament's matches (those set aside too), with their hands
+    and revisions, in a fixed number of queries."""
+    return list(
+        Game.objects.filter(match_link__match__stage__tournament=tournament)
+        .order_by("pk")
+        .prefetch_related(
+            Prefetch(
+                "hands",
+                queryset=Hand.objects.order_by("number", "pk").prefetch_related(
+                    Prefetch("revisions", queryset=HandRevision.objects.order_by("version"))
+                ),
+            )
+        )
+    )
+
+
+def tournament_document(tournament: Tournament) -> dict[str, Any]:
+    """The whole tournament as one JSON-ready document (see the module's docstring)."""
+    entries = list(
+        Entry.objects.filter(tournament=tournament)
+        .select_related("team")
+        .prefetch_related("substitutes")
+        .order_by("seed", "pk")
+    )
+    stages = list(
+        Stage.objects.filter(tournament=tournament)
+        .order_by("order")
+        .prefetch_related(
+            Prefetch("pools", queryset=Pool.objects.order_by("number")),
+            Prefetch("stage_entries", queryset=StageEntry.objects.order_by("seed")),
+            Prefetch("rounds", queryset=Round.objects.order_by("pk")),
+            Prefetch(
+                "matches",
+                queryset=Match.objects.order_by("round_id", "number").prefetch_related(
+                    Prefetch("match_games", queryset=MatchGame.objects.order_by("number"))
+                ),
+            ),
+            Prefetch("standings", queryset=Standing.objects.order_by("pool_id", "place", "seed")),
+        )
+    )
+    games = tournament_games(tournament)
+    team_ids = {entry.team_id for entry in entries} | {
+        team for game in games for team in (game.team_a_id, game.team_b_id)
+    }
+    teams = list(Team.objects.filter(pk__in=team_ids).order_by("pk"))
+    player_ids = (
+        {p for team in teams for p in (team.player_one_id, team.player_two_id)}
+        | {p for game in games for p in game.seat_ids}
+        | {player.pk for entry in entries for player in entry.substitutes.all()}
+    )
+    players = Player.objects.filter(pk__in=player_ids).order_by("pk")
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "exported_at": timezone.now().isoformat(),
+        "tournament": _values(tournament, TOURNAMENT_FIELDS),
+        "players": [
+            {"key": p.pk, "display_name": p.display_name, "community": p.community} for p in players
+        ],
+        "teams": [
+            {"key": t.pk, "name": t.name, "players": [t.player_one_id, t.player_two_id]}
+            for t in teams
+        ],
+        "entries": [
+            {
+                "key": entry.pk,
+                "team": entry.team_id,
+                **_values(entry, ENTRY_FIELDS),
+                "substitutes": sorted(player.pk for player in entry.substitutes.all()),
+            }
+            for entry in entries
+        ],
+        "stages": [_stage(stage) for stage in stages],
+        "games": [_game(game) for game in games],
+    }
+
+
+def _stage(stage: Stage) -> dict[str, Any]:
+    return {
+        "key": stage.pk,
+        **_values(stage, STAGE_FIELDS),
+        "pools": [{"key": pool.pk, **_values(pool, POOL_FIELDS)} for pool in stage.pools.all()],
+        "stage_entries": [
+            {"entry": se.entry_id, "pool": se.pool_id, "seed": se.seed}
+            for se in stage.stage_entries.all()
+        ],
+        "rounds": [{"key": r.pk, **_values(r, ROUND_FIELDS)} for r in stage.rounds.all()],
+        "matches": [
+            {
+                "key": match.pk,
+                "round": match.round_id,
+                "pool": match.pool_id,
+                "bracket_key": match.key,
+                "home": match.home_id,
+                "away": match.away_id,
+                "winner": match.winner_id,
+                **_values(match, MATCH_FIELDS),
+                "games": [
+                    {"game": link.game_id, **_values(link, MATCH_GAME_FIELDS)}
+                    for link in match.match_games.all()
+                ],
+            }
+            for match in stage.matches.all()
+        ],
+        "standings": [
+            {"entry": row.entry_id, "pool": row.pool_id, **_values(row, STANDING_FIELDS[1:])}
+            for row in stage.standings.all()
+        ],
+    }
+
+
+def _game(game: Game) -> dict[str, Any]:
+    return {
+        "key": game.pk,
+        "team_a": game.team_a_id,
+        "team_b": game.team_b_id,
+        "seats": list(game.seat_ids),
+        **_values(game, GAME_FIELDS),
+        "hands": [
+            {
+                **_values(hand, HAND_FIELDS),
+                "revisions": [_values(r, REVISION_FIELDS) for r in hand.revisions.all()],
+            }
+            for hand in game.hands.all()
+        ],
+    }
+
+
+# ------------------------------------------------------------------------------------ CSV
+def _csv(header: Sequence[str], rows: Iterable[Sequence[Any]]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(header)
+    writer.writerows(["" if value is None else value for value in row] for row in rows)
+    return out.getvalue()
+
+
+def standings_csv(tournament: Tournament) -> str:
+    """Every stage's standings, a row per entry (per pool where the stage has pools)."""
+    rows = (
+        Standing.objects.filter(stage__tournament=tournament)
+        .select_related("stage", "pool", "entry__team")
+        .order_by("stage__order", "pool__number", "place", "seed")
+    )
+    counted = STANDING_FIELDS[1:]  # after the pool
+    return _csv(
+        ["stage", "pool", "team", *counted],
+        (
+            [
+                row.stage.name,
+                row.pool.name if row.pool else "",
+                row.entry.team.name,
+                *(getattr(row, name) for name in counted),
+            ]
+            for row in rows
+        ),
+    )
+
+
+def matches_csv(tournament: Tournament) -> str:
+    """Every match, in the order it is played: its round, teams, result and state."""
+    matches = (
+        Match.objects.filter(stage__tournament=tournament)
+        .select_related("stage", "round", "pool", "home__team", "away__team", "winner__team")
+        .order_by("stage__order", "round_id", "number")
+    )
+    return _csv(
+        [
+            "match",
+            "stage",
+            "round",
+            "pool",
+            "bracket_key",
+            "table",
+            "home",
+            "away",
+            "state",
+            "winner",
+            "home_games",
+            "away_games",
+            "home_points",
+            "away_points",
+            "bye",
+            "forfeit",
+            "finished_at",
+        ],
+        (
+            [
+                m.pk,
+                m.stage.name,
+                m.round.name,
+                m.pool.name if m.pool else "",
+                m.key,
+                m.table,
+                m.home.team.name if m.home else "",
+                "" if m.bye else (m.away.team.name if m.away else ""),
+                m.state,
+                m.winner.team.name if m.winner else "",
+                m.home_games,
+                m.away_games,
+                m.home_points,
+                m.away_points,
+                m.bye,
+                m.forfeit,
+                m.finished_at.isoformat() if m.finished_at else "",
+            ]
+            for m in matches
+        ),
+    )
+
+
+def hands_csv(tournament: Tournament) -> str:
+    """Every hand of every game of the tournament's matches, as the score sheet has it."""
+    hands = (
+        Hand.objects.filter(game__match_link__match__stage__tournament=tournament)
+        .select_related("game__team_a", "game__team_b", "game__match_link")
+        .order_by("game__match_link__match_id", "game__match_link__number", "number", "pk")
+    )
+    return _csv(
+        [
+            "match",
+            "game_in_match",
+            "game",
+            "team_a",
+            "team_b",
+            "hand",
+            "undone",
+            "dealer",
+            "caller",
+            "trump",
+            "outcome",
+            "card_points_a",
+            "card_points_b",
+            "run_points_a",
+            "run_points_b",
+            "bella_points_a",
+            "bella_points_b",
+            "points_a",
+            "points_b",
+            "running_a",
+            "running_b",
+        ],
+        (
+            [
+                h.game.match_link.match_id,
+                h.game.match_link.number,
+                h.game_id,
+                h.game.team_a.name,
+                h.game.team_b.name,
+                h.number,
+                h.undone,
+                h.dealer,
+                h.caller,
+                h.trump,
+                h.outcome,
+                h.card_points_a,
+                h.card_points_b,
+                h.run_points_a,
+                h.run_points_b,
+                h.bella_points_a,
+                h.bella_points_b,
+                h.points_a,
+                h.points_b,
+                h.running_a,
+                h.running_b,
+            ]
+            for h in hands
+        ),
+    )
+
+
+CSV_TABLES = {"standings": standings_csv, "matches": matches_csv, "hands": hands_csv}
