@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import director, matches, players, public, screen, sheets
+from tournaments.views import director, exports, matches, players, public, screen, sheets
 
 app_name = "tournaments"
 
@@ -18,6 +18,12 @@ urlpatterns = [
     path("tournaments/<slug:slug>/screen/", screen.big_screen, name="big-screen"),
     path("tournaments/<slug:slug>/screen/live/", screen.big_screen_live, name="big-screen-live"),
     path("tournaments/<slug:slug>/director/", director.director_day, name="director-day"),
+    path("tournaments/<slug:slug>/export.json", exports.tournament_json, name="export-json"),
+    path(
+        "tournaments/<slug:slug>/export/<str:table>.csv",
+        exports.tournament_csv,
+        name="export-csv",
+    ),
     path(
         "tournaments/<slug:slug>/director/live/",
         director.director_day_live,

@@ -213,3 +213,28 @@ def test_the_api_exports_and_imports() -> None:
     bad = director.post("/api/v1/tournaments/import/?slug=api-bad", document, format="json")
     assert bad.status_code == 400
     assert "stages.0.matches.0.round" in bad.json()["fields"]
+
+
+def test_the_directors_page_links_the_downloads(client: Any) -> None:
+    tournament = tournament_played()
+    client.force_login(tournament.organiser)
+    page = client.get(f"/tournaments/{tournament.slug}/director/").content.decode()
+    for link in ("export.json", "export/standings.csv", "export/matches.csv", "export/hands.csv"):
+        assert f"/tournaments/{tournament.slug}/{link}" in page
+    whole = client.get(f"/tournaments/{tournament.slug}/export.json")
+    assert whole["Content-Disposition"] == f'attachment; filename="{tournament.slug}.json"'
+    assert canonical(whole.json()) == canonical(exports.tournament_document(tournament))
+    hands = client.get(f"/tournaments/{tournament.slug}/export/hands.csv")
+    assert hands["Content-Type"] == "text/csv; charset=utf-8"
+    assert hands.content.decode() == exports.hands_csv(tournament)
+    assert client.get(f"/tournaments/{tournament.slug}/export/secrets.csv").status_code == 404
+
+
+def test_a_private_tournaments_downloads_are_its_directors_alone(client: Any) -> None:
+    tournament = tournament_played()
+    Tournament.objects.filter(pk=tournament.pk).update(public=False)
+    assert client.get(f"/tournaments/{tournament.slug}/export.json").status_code == 404
+    assert client.get(f"/tournaments/{tournament.slug}/export/hands.csv").status_code == 404
+    assert APIClient().get(f"/api/v1/tournaments/{tournament.slug}/export/").status_code == 404
+    client.force_login(tournament.organiser)
+    assert client.get(f"/tournaments/{tournament.slug}/export.json").status_code == 200
