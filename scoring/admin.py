@@ -25,9 +25,16 @@ from tarabish_site.api.errors import ApplicationError
 
 def _pretty(data: object) -> SafeString:
     return format_html(
-        '<pre style="margin:0;white-space:pre-wrap">{}</pre>',
-        json.dumps(data, indent=1, ensure_ascii=False),
+        '<pre class="admin-json">{}</pre>', json.dumps(data, indent=1, ensure_ascii=False)
     )
+
+
+class _Styled:
+    """The admin pages that show entries as JSON and rules as lists: their styles (no inline
+    style attribute: the Content-Security-Policy allows this site's stylesheets alone)."""
+
+    class Media:
+        css = {"all": ["css/admin.css"]}
 
 
 @admin.register(Player)
@@ -83,7 +90,7 @@ class HandInline(admin.TabularInline[Hand, Game]):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin[Game]):
+class GameAdmin(_Styled, admin.ModelAdmin[Game]):
     list_display = (
         "id",
         "team_a",
@@ -178,7 +185,7 @@ class GameAdmin(admin.ModelAdmin[Game]):
         rows = [
             format_html("<li><b>{}</b>: {}</li>", k, v) for k, v in game.engine_ruleset.describe()
         ]
-        return format_html("<ul style='margin:0'>{}</ul>", SafeString("".join(rows)))
+        return format_html('<ul class="admin-rules">{}</ul>', SafeString("".join(rows)))
 
     @admin.action(description="Reopen the selected finished games (directors)")
     def reopen(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
@@ -224,7 +231,7 @@ class RulingForm(forms.ModelForm[MisplayDispute]):
 
 
 @admin.register(MisplayDispute)
-class MisplayDisputeAdmin(admin.ModelAdmin[MisplayDispute]):
+class MisplayDisputeAdmin(_Styled, admin.ModelAdmin[MisplayDispute]):
     """The engine's verdict and the director's ruling, side by side. Saving the form rules on
     the dispute through the service (upheld, or overruled with a note)."""
 

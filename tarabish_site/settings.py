@@ -52,6 +52,7 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
+    "csp",
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -66,6 +67,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "tarabish_site.middleware.ObservedRequests",  # first: times and logs the whole request
     "django.middleware.security.SecurityMiddleware",
+    "tarabish_site.csp.SiteCSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
@@ -296,6 +298,26 @@ if PRODUCTION:
     SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
     SECURE_HSTS_SECONDS = env.int("DJANGO_SECURE_HSTS_SECONDS", default=3600)
     SECURE_CONTENT_TYPE_NOSNIFF = True
+
+# ------------------------------------------------------------------- content security policy
+# Every page, the admin's included (tarabish_site/csp.py adds the site's own WebSocket to
+# connect-src). A view that needs more says so itself with django-csp's decorators.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "font-src": ["'self'"],
+        "connect-src": ["'self'"],
+        "manifest-src": ["'self'"],
+        "worker-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],  # as X-Frame-Options: DENY
+    },
+}
 
 # ------------------------------------------------------------- operations: logs, errors, metrics
 # Logs: JSON lines in production (one per request and per task, each with its request_id and

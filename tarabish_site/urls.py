@@ -1,11 +1,16 @@
 """URL map. The API lives under ``/api/v1/``; each app contributes its router's registry (listed at
 the API root) and any nested routes of its own."""
 
+from csp.decorators import csp_update
 from django.contrib import admin
 from django.contrib.auth.views import LogoutView
 from django.urls import include, path, re_path
 from django.views.generic import TemplateView
-from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import (
+    SpectacularAPIView,
+    SpectacularRedocView,
+    SpectacularSwaggerSplitView,
+)
 from rest_framework.permissions import AllowAny
 from rest_framework.routers import APIRootView, DefaultRouter
 
@@ -55,8 +60,17 @@ urlpatterns = [
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
-    path("api/docs/", SpectacularSwaggerView.as_view(url_name="schema"), name="swagger-ui"),
-    path("api/redoc/", SpectacularRedocView.as_view(url_name="schema"), name="redoc"),
+    # Swagger UI's page and its start-up script apart, so neither needs an inline script.
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),
+    # ReDoc writes its styles into the page as it draws it, and reads the schema in a worker
+    # it makes from a blob: allowed on this page alone.
+    path(
+        "api/redoc/",
+        csp_update({"style-src": ["'unsafe-inline'"], "worker-src": ["blob:"]})(
+            SpectacularRedocView.as_view(url_name="schema")
+        ),
+        name="redoc",
+    ),
     # Last: any other address under /api/ is the API's JSON 404, never a page.
     re_path(r"^api/(?P<path>.*)$", api_not_found),
 ]

@@ -1,5 +1,5 @@
-// Every page: register the service worker (the installable, offline shell) and say plainly
-// when there is no signal.
+// Every page: register the service worker (the installable, offline shell), say plainly
+// when there is no signal, and print a printable sheet from its button.
 const status = document.getElementById("net-status");
 
 function showNetwork() {
@@ -8,6 +8,10 @@ function showNetwork() {
 window.addEventListener("online", showNetwork);
 window.addEventListener("offline", showNetwork);
 showNetwork();
+
+// Printable sheets: their Print button.
+const print = document.getElementById("print");
+if (print) print.addEventListener("click", () => window.print());
 
 // Pages that must open with no signal (the score-pad) ask the service worker to keep them.
 function keepPage(registration) {

@@ -44,7 +44,8 @@ def open_pad(page: Any, game: Any, *, offline_ready: bool = False) -> None:
     page.goto(f"/games/{game.pk}/pad/")
     expect(page.locator("#hand-form")).to_be_visible()
     if offline_ready:
-        page.wait_for_function("document.documentElement.dataset.offlineReady === '1'")
+        # a function: Playwright polls a string by eval, which the page's policy refuses
+        page.wait_for_function("() => document.documentElement.dataset.offlineReady === '1'")
 
 
 def look_again(page: Any) -> None:

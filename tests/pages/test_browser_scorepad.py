@@ -124,7 +124,7 @@ def test_hands_entered_with_no_signal_are_stored_once(page, sign_in, keeper, bro
     page.goto(f"/games/{game.pk}/pad/")
     expect(page.locator("#hand-form")).to_be_visible()
     # the service worker has kept this score-pad for opening with no signal
-    page.wait_for_function("document.documentElement.dataset.offlineReady === '1'")
+    page.wait_for_function("() => document.documentElement.dataset.offlineReady === '1'")
 
     browser_context.set_offline(True)
     fill_hand(page, caller=1, trump="S", team="team_b", count=100)
@@ -175,7 +175,7 @@ def test_a_refused_hand_goes_back_into_the_form_as_typed(page, sign_in, keeper, 
     game = GameFactory(scorekeepers=[keeper], first_dealer=0)
     sign_in(keeper)
     page.goto(f"/games/{game.pk}/pad/")
-    page.wait_for_function("document.documentElement.dataset.offlineReady === '1'")
+    page.wait_for_function("() => document.documentElement.dataset.offlineReady === '1'")
 
     # Typed with no signal and the count forgotten, refused once sent: back in the form.
     browser_context.set_offline(True)
