@@ -16,7 +16,7 @@ SERVICES_ENV := TARABISH_TEST_SERVICES=1 DATABASE_URL=$(PG_URL) \
 	CELERY_TASK_DEFAULT_QUEUE=tarabish-test-$(shell date +%s)-$$$$ \
 	CHANNEL_LAYER_PREFIX=tarabish-test-$(shell date +%s)-$$$$
 
-.PHONY: venv run demo test test-services check format lock screenshots clean
+.PHONY: venv run demo test test-js test-services check format lock screenshots clean
 
 venv: $(STAMP)
 
@@ -35,10 +35,17 @@ demo: venv
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py demo
 
-test: venv
+# The score-pad's JavaScript modules, checked and tested with Node alone (no packages, no build).
+JS_MODULES := $(shell find static/js -name '*.js' | sort)
+JS_TESTS := tests/js
+
+test: venv test-js
 	$(BIN)/python -m pytest
 
-test-services: venv
+test-js:
+	node --test $(JS_TESTS)/
+
+test-services: venv test-js
 	$(SERVICES_ENV) $(BIN)/python -m pytest
 
 check: venv
@@ -46,6 +53,7 @@ check: venv
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy .
 	$(BIN)/lint-imports
+	for module in $(JS_MODULES) $(wildcard $(JS_TESTS)/*.js); do node --check $$module || exit 1; done
 
 format: venv
 	$(BIN)/ruff check --fix .

@@ -32,6 +32,16 @@ def shell_version() -> str:
     return digest.hexdigest()[:12]
 
 
+@cache
+def shell_files() -> list[str]:
+    """What the service worker keeps on the phone: the stylesheet, every script module (one the
+    score-pad imports and the phone lacks would leave it blank with no signal) and the icon."""
+    modules = sorted(
+        path.relative_to(STATIC_DIR).as_posix() for path in (STATIC_DIR / "js").rglob("*.js")
+    )
+    return [static(name) for name in ["css/site.css", *modules, "img/icon.svg"]]
+
+
 @require_GET
 def manifest(request: HttpRequest) -> JsonResponse:
     """The web app manifest: the score-pad installs like an app and opens full screen."""
@@ -65,7 +75,11 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     response = render(
         request,
         "pages/sw.js",
-        {"version": shell_version(), "static_prefix": settings.STATIC_URL},
+        {
+            "version": shell_version(),
+            "static_prefix": settings.STATIC_URL,
+            "shell_files": shell_files(),
+        },
         content_type="text/javascript",
     )
     response["Service-Worker-Allowed"] = "/"

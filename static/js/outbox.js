@@ -1,31 +1,7 @@
-// The outbox: writes to the API that have not reached the server yet, kept in IndexedDB so a
-// phone with no signal (or a reload, or a flat battery) loses nothing. Every entry carries its
+// The outbox: writes to the API that have not reached the server yet, kept on the phone so no
+// signal (or a reload, or a flat battery) loses nothing. Every entry carries its
 // Idempotency-Key from the moment it is created, so sending it twice stores it once.
-
-const DB_NAME = "tarabish-outbox";
-const STORE = "requests";
-
-function openDb() {
-  return new Promise((resolve, reject) => {
-    const request = indexedDB.open(DB_NAME, 1);
-    request.onupgradeneeded = () => {
-      const store = request.result.createObjectStore(STORE, { keyPath: "key" });
-      store.createIndex("scope", "scope");
-    };
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-}
-
-async function withStore(mode, work) {
-  const db = await openDb();
-  return new Promise((resolve, reject) => {
-    const tx = db.transaction(STORE, mode);
-    const result = work(tx.objectStore(STORE));
-    tx.oncomplete = () => { db.close(); resolve(result && "result" in result ? result.result : undefined); };
-    tx.onerror = () => { db.close(); reject(tx.error); };
-  });
-}
+import { indexedDbStore } from "./outbox-store.js";
 
 export function newKey() {
   if (crypto.randomUUID) return crypto.randomUUID();
@@ -40,19 +16,34 @@ export function csrfToken() {
   return input ? input.value : "";
 }
 
+// Whether an answer means "not now": the server is busy, or the first copy sent with this key
+// is still being stored. The entry is sent again later under the same key.
+export function tryAgainLater(status, data) {
+  return status >= 500 || status === 429 || (!!data && data.code === "idempotency_key_in_flight");
+}
+
 export class Outbox extends EventTarget {
-  constructor(scope) {
+  // ``store``: where entries are kept (IndexedDB on the phone); ``fetch`` sends a request and
+  // ``csrf`` gives the page's CSRF token (the browser's own, unless told otherwise).
+  constructor(scope, { store = indexedDbStore, fetch = globalThis.fetch.bind(globalThis), csrf = csrfToken } = {}) {
     super();
     this.scope = scope;
+    this.store = store;
+    this.fetch = fetch;
+    this.csrf = csrf;
     this.sending = false;
+  }
+
+  // Send again whenever the signal returns; some networks come back without an "online"
+  // event, so try now and then too.
+  keepSending({ every = 15000 } = {}) {
     window.addEventListener("online", () => this.flush());
-    // Some networks come back without an "online" event: try again now and then.
-    setInterval(() => { if (navigator.onLine) this.flush(); }, 15000);
+    setInterval(() => { if (navigator.onLine) this.flush(); }, every);
   }
 
   async pending() {
-    const all = await withStore("readonly", (store) => store.index("scope").getAll(this.scope));
-    return (all || []).sort((a, b) => a.created - b.created);
+    const all = await this.store.all(this.scope);
+    return all.sort((a, b) => a.created - b.created);
   }
 
   // ``form``: what the page needs to put the request back in its form if it is refused.
@@ -61,13 +52,13 @@ export class Outbox extends EventTarget {
       key: newKey(), scope: this.scope, url, method, body, label, headers, form,
       created: Date.now(), error: null,
     };
-    await withStore("readwrite", (store) => store.put(entry));
+    await this.store.put(entry);
     this.changed();
     return entry;
   }
 
   async remove(key) {
-    await withStore("readwrite", (store) => store.delete(key));
+    await this.store.delete(key);
     this.changed();
   }
 
@@ -75,13 +66,13 @@ export class Outbox extends EventTarget {
   // Idempotency-Key, since what it asks for has changed; both in one transaction.
   async replace(old, { body, label, form = null }) {
     const entry = { ...old, key: newKey(), body, label, form, error: null, fields: {} };
-    await withStore("readwrite", (store) => { store.delete(old.key); return store.put(entry); });
+    await this.store.swap(old.key, entry);
     this.changed();
     return entry;
   }
 
   async update(entry) {
-    await withStore("readwrite", (store) => store.put(entry));
+    await this.store.put(entry);
     this.changed();
   }
 
@@ -98,14 +89,14 @@ export class Outbox extends EventTarget {
         if (entry.error) break;
         let response;
         try {
-          response = await fetch(entry.url, {
+          response = await this.fetch(entry.url, {
             method: entry.method,
             credentials: "same-origin",
             headers: {
               "Content-Type": "application/json",
               Accept: "application/json",
               "Idempotency-Key": entry.key,
-              "X-CSRFToken": csrfToken(),
+              "X-CSRFToken": this.csrf(),
               ...entry.headers,
             },
             body: entry.body === undefined ? undefined : JSON.stringify(entry.body),
@@ -118,10 +109,7 @@ export class Outbox extends EventTarget {
         if (response.ok) {
           await this.remove(entry.key);
           this.dispatchEvent(new CustomEvent("sent", { detail: { entry, data } }));
-        } else if (
-          response.status >= 500 || response.status === 429
-          || (data && data.code === "idempotency_key_in_flight")
-        ) {
+        } else if (tryAgainLater(response.status, data)) {
           break; // busy, or the first copy is still being stored: try again later, same key
         } else {
           entry.error = (data && data.message) || `${response.status} ${response.statusText}`;

@@ -1,17 +1,10 @@
-{% load static %}// Tarabish service worker {{ version }}: keeps the page shell on the phone so the score-pad
+// Tarabish service worker {{ version }}: keeps the page shell on the phone so the score-pad
 // opens with no signal. Writes are never handled here: the score-pad's outbox keeps them.
 const CACHE = "tarabish-shell-{{ version }}";
 const SHELL = [
   "{% url 'scoring:offline' %}",
-  "{% static 'css/site.css' %}",
-  "{% static 'js/shell.js' %}",
-  "{% static 'js/forms.js' %}",
-  "{% static 'js/outbox.js' %}",
-  "{% static 'js/scorepad.js' %}",
-  "{% static 'js/refresh.js' %}",
-  "{% static 'js/ruling.js' %}",
-  "{% static 'img/icon.svg' %}",
-];
+{% for url in shell_files %}  "{{ url }}",
+{% endfor %}];
 
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(SHELL)).then(() => self.skipWaiting()));

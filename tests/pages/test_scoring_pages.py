@@ -3,8 +3,10 @@
 
 import json
 import random
+from pathlib import Path
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 from django.utils.html import escape
 
@@ -34,6 +36,12 @@ def test_shell_manifest_and_service_worker(client):
     assert worker["Service-Worker-Allowed"] == "/"
     body = worker.content.decode()
     assert "/static/css/site.css" in body
+    # every script module, the score-pad's parts included, is kept for a start with no signal
+    scripts = Path(settings.BASE_DIR) / "static" / "js"
+    modules = sorted(scripts.rglob("*.js"))
+    assert len(modules) > 10
+    for module in modules:
+        assert f'"/static/js/{module.relative_to(scripts).as_posix()}"' in body
     assert "tarabish-shell-" in body
     assert client.get(reverse("scoring:offline")).status_code == 200
 
