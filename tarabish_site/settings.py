@@ -215,7 +215,7 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": (
-            "whitenoise.storage.CompressedManifestStaticFilesStorage"
+            "tarabish_site.staticfiles.HashedStaticFilesStorage"
             if PRODUCTION
             else "django.contrib.staticfiles.storage.StaticFilesStorage"
         )
