@@ -1,18 +1,16 @@
-"""Django's Redis cache, keeping one client object per connection pool.
+"""Counting hits in a window of time: the write rate limit counts every write.
 
-Django's ``RedisCacheClient`` builds a new ``redis.Redis`` object for every cache call. The
-connections themselves are pooled either way, but building the client object costs more than
-the round trip it makes: a write request that checks its rate limit did so twice. A client
-object is safe to share between threads (it takes a connection from its pool for each
-command), so this one keeps it.
+With the cache on Redis (Django's own ``RedisCache`` backend), a count is one command: a
+script, through redis-py's ``register_script`` (which loads it again if Redis restarted and
+forgot it). Each thread counts over a client of its own holding one connection (redis-py's
+``single_connection_client``): a connection taken from a pool for every command is first
+polled for stale data, which costs more system calls than the command itself. On any other
+cache it is Django's ``add`` and ``incr``.
 
-Set with ``"BACKEND": "tarabish_site.cache.RedisCache"``; everything else is Django's.
-
-:func:`count_in_window` counts hits in a window of time (the write rate limit does, on every
-write): one command on Redis, Django's ``add`` and ``incr`` on any other cache. Each thread
-counts over a connection of its own that it keeps (redis-py's ``single_connection_client``):
-a connection taken from the pool for every command is first polled for stale data, which
-costs more system calls than the command itself.
+The counter reaches Redis with the cache's own ``LOCATION`` and ``OPTIONS`` (the short
+connect and read timeouts in ``settings.CACHES``), so a Redis that does not answer costs a
+write a fraction of a second, and the rate limit then lets the write through (see
+:mod:`tarabish_site.api.throttles`).
 """
 
 import os
@@ -20,8 +18,9 @@ import threading
 from typing import Any
 
 import redis
-from django.core.cache.backends import redis as django_redis
-from django.core.cache.backends.base import BaseCache
+from django.conf import settings
+from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 
 #: Count one hit and start the window's clock with the first; a script runs as one command,
 #: so the counter never exists without its expiry.
@@ -31,70 +30,63 @@ if count == 1 then redis.call('EXPIRE', KEYS[1], ARGV[1]) end
 return count
 """
 
+#: The errors of a cache that cannot be reached or does not answer in time.
+UNREACHABLE = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError, OSError)
 
-class RedisCacheClient(django_redis.RedisCacheClient):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._clients: dict[int, Any] = {}
-        self._clients_lock = threading.Lock()
-        self._counters = threading.local()
-        self._count_sha: str | None = None
+#: The options of ``settings.CACHES`` that redis-py's client takes as they are.
+_CLIENT_OPTIONS = ("socket_connect_timeout", "socket_timeout", "health_check_interval")
 
-    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
-        # The stubs leave out the private parts used here: the pools and the client class.
-        pool = self._get_connection_pool(write)  # type: ignore[attr-defined]
-        client = self._clients.get(id(pool))
-        if client is None:
-            with self._clients_lock:
-                client = self._clients.setdefault(
-                    id(pool),
-                    self._client(connection_pool=pool),  # type: ignore[attr-defined]
-                )
-        return client
+
+class WindowCounter:
+    """Counters on the Redis at ``url``, one client (and connection) per thread and process."""
+
+    def __init__(self, url: str, options: dict[str, Any]) -> None:
+        self.url = url
+        self.options = options
+        self._held = threading.local()
 
     def count(self, key: str, seconds: int) -> int:
         """Add one to the counter ``key`` (a full Redis key) and return it; a new counter
         expires ``seconds`` later."""
-        counter = self._counter()
-        if self._count_sha is None:
-            self._count_sha = counter.script_load(_COUNT_SCRIPT)
-        try:
-            return int(counter.evalsha(self._count_sha, 1, key, seconds))
-        except redis.exceptions.NoScriptError:  # Redis restarted and forgot the script
-            self._count_sha = counter.script_load(_COUNT_SCRIPT)
-            return int(counter.evalsha(self._count_sha, 1, key, seconds))
+        client, script = self._client()
+        return int(script(keys=[key], args=[seconds], client=client))
 
-    def _counter(self) -> Any:
-        """This thread's client holding one connection of the write pool (made again in a
-        forked process, which must not share its parent's socket)."""
-        held = getattr(self._counters, "held", None)
+    def _client(self) -> tuple[redis.Redis, Any]:
+        """This thread's client and script, made again in a forked process (which must not
+        share its parent's socket)."""
+        held = getattr(self._held, "client", None)
         if held is None or held[0] != os.getpid():
-            pool = self._get_connection_pool(True)  # type: ignore[attr-defined]
-            client = self._client(connection_pool=pool, single_connection_client=True)  # type: ignore[attr-defined]
-            held = self._counters.held = (os.getpid(), client)
-        return held[1]
+            client = redis.Redis.from_url(self.url, single_connection_client=True, **self.options)
+            held = self._held.client = (os.getpid(), client, client.register_script(_COUNT_SCRIPT))
+        return held[1], held[2]
 
 
-class RedisCache(django_redis.RedisCache):
-    def __init__(self, server: str, params: dict[str, Any]) -> None:
-        super().__init__(server, params)
-        self._class = RedisCacheClient
-
-    def redis(self, *, write: bool = False) -> Any:
-        """The ``redis.Redis`` client behind the cache (the one it keeps)."""
-        return self._cache.get_client(write=write)  # type: ignore[attr-defined]
-
-    def count_in_window(self, key: str, seconds: int) -> int:
-        """See :func:`count_in_window`."""
-        return self._cache.count(self.make_and_validate_key(key), seconds)  # type: ignore[attr-defined, no-any-return]
+_counters: dict[tuple[str, str, tuple[tuple[str, Any], ...]], WindowCounter] = {}
+_counters_lock = threading.Lock()
 
 
-def count_in_window(cache: BaseCache, key: str, seconds: int) -> int:
-    """Add one to the counter ``key`` and return it; the counter is dropped ``seconds`` after
-    its first count, so a key that names a window of time counts the hits in that window."""
-    count = getattr(cache, "count_in_window", None)  # this module's RedisCache, or its proxy
-    if count is not None:
-        return int(count(key, seconds))
+def _counter(alias: str) -> WindowCounter:
+    config = settings.CACHES[alias]
+    options = {
+        name: value for name, value in config.get("OPTIONS", {}).items() if name in _CLIENT_OPTIONS
+    }
+    location = config["LOCATION"]
+    url = location[0] if isinstance(location, list | tuple) else str(location).split(",")[0]
+    key = (alias, url, tuple(sorted(options.items())))
+    counter = _counters.get(key)
+    if counter is None:
+        with _counters_lock:
+            counter = _counters.setdefault(key, WindowCounter(url, options))
+    return counter
+
+
+def count_in_window(key: str, seconds: int, *, alias: str = "default") -> int:
+    """Add one to the counter ``key`` of the cache ``alias`` and return it; the counter is
+    dropped ``seconds`` after its first count, so a key that names a window of time counts the
+    hits in that window. Raises one of :data:`UNREACHABLE` when the cache cannot be reached."""
+    cache = caches[alias]
+    if isinstance(cache, RedisCache):
+        return _counter(alias).count(cache.make_and_validate_key(key), seconds)
     if cache.add(key, 1, seconds):
         return 1
     try:

@@ -57,6 +57,12 @@ TASK_SECONDS = Histogram(
     ["task"],
     buckets=(0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 30.0, 120.0, 300.0),
 )
+CACHE_UNREACHABLE = Counter(
+    "tarabish_cache_unreachable",
+    "Times the cache could not be reached and the request went on without it, by what asked "
+    "(throttle: a rate limit let the request through)",
+    ["where"],
+)
 
 
 def hand_entered() -> None:

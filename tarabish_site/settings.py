@@ -129,10 +129,17 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # ---------------------------------------------------------------------------------------- cache
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
+    # Short timeouts: a Redis that does not answer costs a request a fraction of a second,
+    # and what uses the cache on a write (the rate limit, the standings' debounce flag) goes
+    # on without it.
     CACHES = {
         "default": {
-            "BACKEND": "tarabish_site.cache.RedisCache",
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
+            "OPTIONS": {
+                "socket_connect_timeout": env.float("REDIS_CONNECT_TIMEOUT", default=0.5),
+                "socket_timeout": env.float("REDIS_TIMEOUT", default=1.0),
+            },
         }
     }
 else:

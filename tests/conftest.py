@@ -100,6 +100,16 @@ def _no_game_remembered() -> Iterator[None]:
     services.forget_entered_games()
 
 
+@pytest.fixture(autouse=True)
+def _healthz_checks_again() -> Iterator[None]:
+    """Each test's /healthz runs its checks, not an answer kept from an earlier test."""
+    from tarabish_site import health
+
+    health.forget()
+    yield
+    health.forget()
+
+
 def _add_socket_cleanup(items: list[pytest.Item]) -> None:
     """Consumer tests (coroutines) clean up after themselves with ``_sockets_leave_nothing``."""
     for item in items:

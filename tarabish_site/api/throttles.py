@@ -10,18 +10,45 @@
 * ``login``: attempts to obtain a token, per client address, so passwords cannot be guessed fast.
 
 A refused request gets 429 in the one error shape, with ``Retry-After``.
+
+Both fail open: when the cache cannot be reached the request is let through, logged (at most
+once a minute per process) and counted in ``tarabish_cache_unreachable{where="throttle"}``.
+A limit exists to stop a runaway client; refusing every table's hands because the cache is
+down would stop the hall instead.
 """
 
+import logging
+import time
 from typing import TYPE_CHECKING
 
 from rest_framework.permissions import SAFE_METHODS
 from rest_framework.throttling import SimpleRateThrottle, UserRateThrottle
 
-from tarabish_site.cache import count_in_window
+from tarabish_site import metrics
+from tarabish_site.cache import UNREACHABLE, count_in_window
 
 if TYPE_CHECKING:
     from rest_framework.request import Request
     from rest_framework.views import APIView
+
+log = logging.getLogger(__name__)
+
+#: When this process last logged that the cache was unreachable (monotonic seconds).
+_last_logged = [-3600.0]
+_LOG_EVERY = 60.0
+
+
+def _let_through(scope: str, exc: BaseException) -> bool:
+    metrics.CACHE_UNREACHABLE.labels("throttle").inc()
+    now = time.monotonic()
+    if now - _last_logged[0] >= _LOG_EVERY:
+        _last_logged[0] = now
+        log.warning(
+            "rate limit %s not checked: the cache is unreachable (%s); requests pass",
+            scope,
+            type(exc).__name__,
+        )
+    return True
 
 
 class WritesThrottle(UserRateThrottle):
@@ -41,7 +68,10 @@ class WritesThrottle(UserRateThrottle):
         self.now = self.timer()
         window = int(self.now // self.duration)
         self.window_end = (window + 1) * self.duration
-        count = count_in_window(self.cache, f"{key}:{window}", self.duration)
+        try:
+            count = count_in_window(f"{key}:{window}", self.duration)
+        except UNREACHABLE as exc:
+            return _let_through(self.scope, exc)
         return count <= self.num_requests
 
     def wait(self) -> float:
@@ -56,3 +86,9 @@ class LoginThrottle(SimpleRateThrottle):
 
     def get_cache_key(self, request: "Request", view: "APIView") -> str:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}
+
+    def allow_request(self, request: "Request", view: "APIView") -> bool:
+        try:
+            return super().allow_request(request, view)
+        except UNREACHABLE as exc:
+            return _let_through(self.scope, exc)

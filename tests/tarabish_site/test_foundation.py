@@ -1,6 +1,7 @@
 """The service's own plumbing: pages answer, health reports, errors share one shape."""
 
 import pytest
+from django.contrib.auth.models import User
 from django.test import Client
 from django.urls import reverse
 
@@ -37,7 +38,10 @@ def test_healthz_answers_503_when_the_database_is_unreachable(
     monkeypatch.setattr(health, "_database", broken)
     response = client.get("/healthz")
     assert response.status_code == 503
-    assert response.json()["checks"]["database"] == {
+    assert response.json()["checks"]["database"] == {"ok": False}  # no details for anyone
+    health.forget()
+    client.force_login(User.objects.create_user("ops", is_staff=True))
+    assert client.get("/healthz").json()["checks"]["database"] == {
         "ok": False,
         "error": "OSError: connection refused",
     }

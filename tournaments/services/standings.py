@@ -8,6 +8,7 @@ does its work only while the stage is dirty: running it twice changes nothing. T
 full recompute (celery beat) forces a recompute of every running stage.
 """
 
+import logging
 from collections.abc import Sequence
 from typing import NamedTuple
 
@@ -15,6 +16,8 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
+from tarabish_site import metrics
+from tarabish_site.cache import UNREACHABLE
 from tournaments.algorithms.standings import (
     MatchResult,
     StandingRow,
@@ -23,6 +26,8 @@ from tournaments.algorithms.standings import (
 )
 from tournaments.models import STANDING_FIELDS, Match, Stage, StageEntry, Standing, Tournament
 from tournaments.services._common import algorithm_errors
+
+log = logging.getLogger(__name__)
 
 STANDINGS_DEBOUNCE_SECONDS = 2
 """How long a recompute waits for more results before it runs."""
@@ -39,18 +44,41 @@ def standings_touch(*, stage_id: int) -> None:
 
 
 def standings_schedule(*, stage_id: int) -> bool:
-    """Enqueue one recompute of the stage unless one is already waiting to run."""
-    if not cache.add(_flag(stage_id), 1, timeout=STANDINGS_DEBOUNCE_SECONDS + 60):
-        return False
+    """Enqueue one recompute of the stage unless one is already waiting to run.
+
+    Runs after the commit that marked the stage dirty, so nothing here may fail the request:
+    without the cache the recompute is enqueued anyway (one per result, none debounced), and
+    without the broker the stage stays dirty for the periodic recompute to find."""
+    try:
+        if not cache.add(_flag(stage_id), 1, timeout=STANDINGS_DEBOUNCE_SECONDS + 60):
+            return False
+    except UNREACHABLE:
+        metrics.CACHE_UNREACHABLE.labels("standings").inc()
     from tournaments.tasks import standings_recompute
 
-    standings_recompute.apply_async((stage_id,), countdown=STANDINGS_DEBOUNCE_SECONDS)
+    try:
+        standings_recompute.apply_async((stage_id,), countdown=STANDINGS_DEBOUNCE_SECONDS)
+    except Exception:  # the broker is unreachable: the stage is still dirty
+        log.warning(
+            "standings of stage %s not scheduled: left to the periodic recompute",
+            stage_id,
+            exc_info=True,
+        )
+        _forget_flag(stage_id)
+        return False
     return True
+
+
+def _forget_flag(stage_id: int) -> None:
+    try:
+        cache.delete(_flag(stage_id))
+    except UNREACHABLE:
+        metrics.CACHE_UNREACHABLE.labels("standings").inc()
 
 
 def standings_unschedule(*, stage_id: int) -> None:
     """Called by the task as it starts: results committed from now on schedule a new run."""
-    cache.delete(_flag(stage_id))
+    _forget_flag(stage_id)
 
 
 def tiebreakers_for(stage: Stage) -> tuple[TieBreaker, ...]:
