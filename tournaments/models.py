@@ -591,3 +591,30 @@ class RatingChange(models.Model):
     @property
     def ordinal_after(self) -> float:
         return self.mu_after - 3 * self.sigma_after
+
+
+class TournamentEvent(models.Model):
+    """The history of a tournament's ends: each time it was finished or reopened, by whom and
+    why (a reopening always says why)."""
+
+    class Kind(models.TextChoices):
+        FINISHED = "finished", "Finished"
+        REOPENED = "reopened", "Reopened"
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    reason = models.CharField(max_length=500, blank=True)
+    by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        related_name="tournament_events",
+        null=True,
+        blank=True,
+    )
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["tournament_id", "at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.tournament}: {self.get_kind_display()} at {self.at:%Y-%m-%d %H:%M}"

@@ -42,6 +42,8 @@ def change_form(tournament: Any) -> dict[str, Any]:
         "status": tournament.status,
         "stages-TOTAL_FORMS": "0",
         "stages-INITIAL_FORMS": "0",
+        "events-TOTAL_FORMS": "0",
+        "events-INITIAL_FORMS": "0",
     }
 
 
@@ -248,6 +250,8 @@ def test_a_director_named_in_the_admin_directs_that_tournament_only(
         "public": "on",
         "stages-TOTAL_FORMS": "0",
         "stages-INITIAL_FORMS": "0",
+        "events-TOTAL_FORMS": "0",
+        "events-INITIAL_FORMS": "0",
     }
     response = admin_client_for_director.post(
         f"/admin/tournaments/tournament/{tournament.pk}/change/", form

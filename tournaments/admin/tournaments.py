@@ -16,7 +16,7 @@ from scoring.engine import preset
 from tarabish_site.api.errors import ApplicationError
 from tournaments import services
 from tournaments.admin.common import AddsThroughService, _add_errors, _run, ruleset_preset_field
-from tournaments.models import Entry, Match, Stage, Tournament
+from tournaments.models import Entry, Match, Stage, Tournament, TournamentEvent
 
 
 class TournamentChangeForm(forms.ModelForm[Tournament]):
@@ -122,6 +122,27 @@ class StageInline(admin.TabularInline[Stage, Tournament]):
         return False
 
 
+class TournamentEventInline(admin.TabularInline[TournamentEvent, Tournament]):
+    """When the tournament was finished and reopened, by whom and why (written by the
+    services only)."""
+
+    model = TournamentEvent
+    extra = 0
+    fields = ["kind", "reason", "by", "at"]
+    readonly_fields = ["kind", "reason", "by", "at"]
+    verbose_name = "history"
+    verbose_name_plural = "history"
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+
 @admin.register(Tournament)
 class TournamentAdmin(AddsThroughService, admin.ModelAdmin[Tournament]):
     add_form = TournamentAddForm
@@ -143,7 +164,7 @@ class TournamentAdmin(AddsThroughService, admin.ModelAdmin[Tournament]):
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["directors"]
     readonly_fields = ["version", "created_at", "updated_at", "finished_at"]
-    inlines = [StageInline]
+    inlines = [StageInline, TournamentEventInline]
     change_form_template = "admin/tournaments/tournament/change_form.html"  # + Import teams
     actions = [
         "open_registration",

@@ -26,6 +26,7 @@ from tournaments.models import (
     Stage,
     Standing,
     Tournament,
+    TournamentEvent,
 )
 
 
@@ -37,6 +38,15 @@ class DirectorAccountSerializer(serializers.Serializer[Any]):
     username = serializers.CharField(read_only=True)
 
 
+class TournamentEventSerializer(serializers.ModelSerializer[TournamentEvent]):
+    by = serializers.CharField(source="by.username", default=None, read_only=True)
+
+    class Meta:
+        model = TournamentEvent
+        fields = ["kind", "reason", "by", "at"]
+        read_only_fields = fields
+
+
 class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     organiser = serializers.CharField(source="organiser.username", default=None, read_only=True)
     directors = DirectorAccountSerializer(
@@ -46,6 +56,12 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
     )
     entry_count = serializers.IntegerField(read_only=True, required=False)
     stage_count = serializers.IntegerField(read_only=True, required=False)
+    history = TournamentEventSerializer(
+        source="events",
+        many=True,
+        read_only=True,
+        help_text="Each time it was finished or reopened (a reopening says why).",
+    )
 
     class Meta:
         model = Tournament
@@ -70,6 +86,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "entry_count",
             "stage_count",
             "finished_at",
+            "history",
         ]
         read_only_fields = fields
 
@@ -177,6 +194,12 @@ class SubstituteSerializer(OnlyItsFields):
 class DirectorSerializer(OnlyItsFields):
     user = serializers.IntegerField(
         min_value=1, max_value=ID_MAX, help_text="The account to name a director."
+    )
+
+
+class ReopenSerializer(OnlyItsFields):
+    reason = serializers.CharField(
+        max_length=500, help_text="Why the tournament is reopened (kept in its history)."
     )
 
 

@@ -46,6 +46,7 @@ from tournaments.api.serializers import (
     PoolStandingsSerializer,
     RatingHistorySerializer,
     RatingSerializer,
+    ReopenSerializer,
     RoundSerializer,
     StageCreateSerializer,
     StageSerializer,
@@ -291,6 +292,25 @@ class TournamentViewSet(mixins.ListModelMixin, JsonApiViewSet):
     @action(detail=True, methods=["post"])
     def finish(self, request: Request, slug: str) -> Response:
         return self._step(request, slug, services.tournament_finish)
+
+    @_action_schema(
+        "Reopen a finished tournament (the reason is kept in its history)",
+        TAG_T,
+        TournamentSerializer,
+        ReopenSerializer,
+    )
+    @idempotent
+    @action(detail=True, methods=["post"])
+    def reopen(self, request: Request, slug: str) -> Response:
+        tournament = _tournament(request, slug)
+        serializer = ReopenSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.tournament_reopen(
+            tournament_id=tournament.pk,
+            actor=_actor(request),
+            reason=serializer.validated_data["reason"],
+        )
+        return _tournament_response(tournament.pk)
 
     @extend_schema(
         summary="The day's schedule: matches with rounds and table numbers",

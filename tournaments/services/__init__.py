@@ -25,6 +25,7 @@ from tournaments.services.stages import (
     stage_start,
     swiss_round_pair,
     tournament_finish,
+    tournament_reopen,
 )
 from tournaments.services.standings import (
     standings_recompute,
@@ -92,5 +93,6 @@ __all__ = [
     "tournament_open_check_in",
     "tournament_open_registration",
     "tournament_public_follow",
+    "tournament_reopen",
     "tournament_update",
 ]

@@ -369,9 +369,16 @@ def _apply(stage: Stage, match: Match, outcome: MatchOutcome, *, confirm_reset: 
     return match
 
 
+def stage_holds_results(stage: Stage) -> bool:
+    """Whether a match of ``stage`` holds a changed result for a director to confirm or
+    dismiss: until then the stage is not over (its results are not the ones it will keep)."""
+    return stage.matches.exclude(held_reason="").filter(state__in=FINISHED).exists()
+
+
 def stage_refresh_status(stage: Stage) -> None:
-    """A stage is finished when every match is decided (and every Swiss round paired)."""
-    unfinished = stage.matches.exclude(state__in=FINISHED).exists()
+    """A stage is finished when every match is decided (and every Swiss round paired), and
+    none holds a changed result waiting for a director."""
+    unfinished = stage.matches.exclude(state__in=FINISHED).exists() or stage_holds_results(stage)
     rounds_left = stage.kind == Stage.Kind.SWISS and (
         stage.rounds.count() < (stage.swiss_rounds or 0)
     )
@@ -419,6 +426,7 @@ def match_sync(*, match_id: int, actor: Actor = None, confirm_reset: bool = Fals
             if match.held_reason != outcome.held_reason:
                 match.held_reason = outcome.held_reason
                 match.save(update_fields=["held_reason"])
+                stage_refresh_status(stage)
             return match
         return _apply(stage, match, outcome, confirm_reset=confirm_reset)
 
@@ -459,7 +467,12 @@ def match_sync_for_game(*, game_id: int) -> Match | None:
     try:
         return match_sync(match_id=link["match_id"])
     except Conflict as exc:
-        Match.objects.filter(pk=link["match_id"]).update(held_reason=exc.message[:400])
+        with transaction.atomic():
+            stage, match = _lock(link["match_id"])
+            match.held_reason = exc.message[:400]
+            match.save(update_fields=["held_reason"])
+            # A held result keeps the stage running: nothing may finish on the old result.
+            stage_refresh_status(stage)
         return None
 
 
@@ -701,6 +714,7 @@ def match_hold_clear(*, match_id: int, actor: Actor) -> Match:
         require_director(stage.tournament, actor)
         match.held_reason = ""
         match.save(update_fields=["held_reason"])
+        stage_refresh_status(stage)
         return match
 
 
@@ -717,5 +731,6 @@ __all__ = [
     "match_reset_confirm",
     "match_sync",
     "match_sync_for_game",
+    "stage_holds_results",
     "stage_refresh_status",
 ]

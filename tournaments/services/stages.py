@@ -27,6 +27,7 @@ from tournaments.models import (
     Stage,
     StageEntry,
     Tournament,
+    TournamentEvent,
 )
 from tournaments.services._common import (
     Actor,
@@ -37,6 +38,7 @@ from tournaments.services._common import (
     require_status,
 )
 from tournaments.services.matches import (
+    FINISHED,
     bracket_build,
     bracket_results,
     bracket_sync,
@@ -503,6 +505,20 @@ def tournament_finish(*, tournament_id: int, actor: Actor) -> Tournament:
     tournament = _lock_tournament(tournament_id)
     require_director(tournament, actor)
     require_status(tournament, TStatus.RUNNING, doing="finish the tournament")
+    held = list(
+        Match.objects.filter(stage__tournament=tournament, state__in=FINISHED)
+        .exclude(held_reason="")
+        .select_related("stage")
+        .order_by("stage__order", "round_id", "number")
+    )
+    if held:
+        names = ", ".join(f"{m.stage.name} {m.key or m.number}" for m in held)
+        raise Conflict(
+            f"Cannot finish: a changed result waits for a director ({names}). Confirm the "
+            "reset or keep the result first.",
+            code="results_held",
+            fields={"matches": [f"match {m.pk}: {m.held_reason}" for m in held]},
+        )
     unfinished = list(tournament.stages.exclude(status=Stage.Status.FINISHED))
     if unfinished:
         names = ", ".join(s.name for s in unfinished)
@@ -524,4 +540,42 @@ def tournament_finish(*, tournament_id: int, actor: Actor) -> Tournament:
     tournament.finished_at = timezone.now()
     tournament.version += 1
     tournament.save(update_fields=["status", "finished_at", "version", "updated_at"])
+    user = actor if actor is not None and actor.is_authenticated else None
+    TournamentEvent.objects.create(
+        tournament=tournament, kind=TournamentEvent.Kind.FINISHED, by=user
+    )
+    if tournament.events.filter(kind=TournamentEvent.Kind.REOPENED).exists():
+        # Finished again after a reopening: results changed since may have been rated in
+        # another order, so the whole tournament is brought in line (only what changed moves).
+        from tournaments.tasks import ratings_update_tournament
+
+        ratings_update_tournament.delay_on_commit(tournament.pk)
+    return tournament
+
+
+@transaction.atomic
+def tournament_reopen(*, tournament_id: int, actor: Actor, reason: str) -> Tournament:
+    """Reopen a finished tournament, saying why (kept in its history).
+
+    Its results may be corrected again: a changed result is held, and re-opens later
+    matches once confirmed, as during play. Its final places are cleared until it is
+    finished again, which places the teams anew and re-rates what changed.
+    """
+    tournament = _lock_tournament(tournament_id)
+    require_director(tournament, actor)
+    require_status(tournament, TStatus.FINISHED, doing="reopen the tournament")
+    reason = reason.strip()
+    if not reason:
+        raise invalid("reason", "say why the tournament is reopened (kept in its history).")
+    if len(reason) > 500:
+        raise invalid("reason", "at most 500 characters.")
+    tournament.entries.update(final_place=None)
+    tournament.status = TStatus.RUNNING
+    tournament.finished_at = None
+    tournament.version += 1
+    tournament.save(update_fields=["status", "finished_at", "version", "updated_at"])
+    user = actor if actor is not None and actor.is_authenticated else None
+    TournamentEvent.objects.create(
+        tournament=tournament, kind=TournamentEvent.Kind.REOPENED, reason=reason, by=user
+    )
     return tournament
