@@ -62,6 +62,7 @@ INSTALLED_APPS = [
     "tarabish_site.core",
     "scoring",
     "tournaments",
+    "play",
 ]
 
 MIDDLEWARE = [

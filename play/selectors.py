@@ -1,0 +1,124 @@
+"""What one seat (or a spectator) sees of a table: the one JSON shape every connection and
+the HTTP fallback send. Cards appear only in the seat's own hand (from the engine's
+``view_for``), on the table (played, or shown as runs), or in the flip for jacks."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from play.models import OnlineHand, Seat, Table
+from play.services import _current_hand, _state_of, cutter_of
+from scoring.engine import HandState, Play, action_to_json
+from scoring.models import Game, Hand
+
+#: The fields of a hand view that belong to its seat alone.
+_PRIVATE = ("hand", "kitty", "legal_plays")
+
+
+def _seats(table: Table, seat: int | None) -> list[dict[str, Any]]:
+    seats = list(Seat.objects.filter(table=table).select_related("player").order_by("number"))
+    return [
+        {
+            "number": s.number,
+            "name": None if s.player is None else s.player.display_name,
+            "bot": s.bot,
+            "away": s.away_since is not None,
+            "you": s.number == seat,
+        }
+        for s in seats
+    ]
+
+
+def _game(game: Game) -> dict[str, Any]:
+    hands = list(
+        Hand.objects.active()
+        .filter(game=game)
+        .order_by("number")
+        .values_list("number", "dealer", "caller", "trump", "outcome", "points_a", "points_b")
+    )
+    running = [0, 0]
+    sheet = []
+    for number, dealer, caller, trump, outcome, a, b in hands:
+        running = [running[0] + a, running[1] + b]
+        sheet.append(
+            {
+                "number": number,
+                "dealer": dealer,
+                "caller": caller,
+                "trump": trump or None,
+                "outcome": outcome,
+                "points": [a, b],
+                "running": list(running),
+            }
+        )
+    return {
+        "id": game.pk,
+        "url": f"/games/{game.pk}/",
+        "status": game.status,
+        "winner": game.winner or None,
+        "score": [game.score_a, game.score_b],
+        "hands_played": game.hands_played,
+        "first_dealer": game.first_dealer,
+        "flips": game.first_dealer_flips,
+        "sheet": sheet,
+    }
+
+
+def hand_view(state: HandState, seat: int | None) -> dict[str, Any]:
+    """The engine's view for ``seat``, or a spectator's (nobody's cards)."""
+    view = state.view_for(0 if seat is None else seat).to_json()
+    if seat is None:
+        view["seat"] = None
+        for key in _PRIVATE:
+            view[key] = None if key == "kitty" else []
+        return view
+    view["legal_actions"] = [
+        action_to_json(a) for a in state.legal_actions(seat) if not isinstance(a, Play)
+    ]
+    if state.to_act == seat and state.phase == "playing":
+        view["why_not"] = {
+            str(c): state.why_illegal(Play(seat, c))
+            for c in state.held_cards(seat)
+            if state.why_illegal(Play(seat, c)) is not None
+        }
+    else:
+        view["why_not"] = {}
+    view["last"] = None if state.last is None else action_to_json(state.last)
+    return view
+
+
+def table_state(table: Table | int, seat: int | None) -> dict[str, Any]:
+    """Everything ``seat`` (None: a spectator) may see of the table now."""
+    if not isinstance(table, Table):
+        table = Table.objects.select_related("game").get(pk=table)
+    hand: OnlineHand | None = _current_hand(table)
+    out: dict[str, Any] = {
+        "event": "state",
+        "table": table.pk,
+        "version": table.version,
+        "name": table.name,
+        "phase": table.phase,
+        "public": table.public,
+        "ruleset": table.ruleset_preset,
+        "rules": table.ruleset,
+        "you": seat,
+        "seats": _seats(table, seat),
+        "game": None if table.game is None else _game(table.game),
+        "hand": None,
+    }
+    if hand is not None:
+        state = _state_of(table, hand)
+        view = None if state is None else hand_view(state, seat)
+        if view is not None and seat is None:
+            view["last"] = (
+                None if state is None or state.last is None else action_to_json(state.last)
+            )
+        out["hand"] = {
+            "number": hand.number,
+            "dealer": hand.dealer,
+            "cutter": cutter_of(hand.dealer),
+            "cut": hand.cut_at,
+            "view": view,
+            "result": None if hand.hand is None else hand.hand.result,
+        }
+    return out

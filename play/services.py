@@ -1,0 +1,534 @@
+"""Writes of online play: tables, seats, and every move of a hand, judged by the engine.
+
+A move locks the table row (``select_for_update``), loads the hand's stored position
+(``play.snapshot``), asks the engine (``why_illegal``), applies, appends the action to the
+hand's log and saves the new position, all in one transaction: two moves racing for one turn
+are taken one after the other, and the second is judged against the position the first left
+(refused with the engine's reason). A hand that ends is stored as an ordinary scoring hand
+(a full trick record through :func:`scoring.services.hand_record`), so the game's totals,
+dealer, forced call, end and winner are the scoring app's. After every commit the table's
+group is told that it changed (:func:`play.live.table_changed`); each connection then reads
+its own seat's view.
+
+Refusals: the engine's :class:`IllegalPlay` (its plain-words reason and code), and the
+application errors of :mod:`tarabish_site.api.errors`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from django.db import transaction
+from django.utils import timezone
+
+from play import bots, live, snapshot
+from play.models import HandAction, OnlineHand, Seat, Spectator, Table
+from scoring import services as scoring
+from scoring.engine import (
+    Action,
+    Deal,
+    EngineError,
+    HandLog,
+    HandState,
+    IllegalPlay,
+    Ruleset,
+    action_from_json,
+    action_to_json,
+    cut,
+    deal,
+    parse_cards,
+    shuffled_deck,
+)
+from scoring.models import Game, Player, Team
+from tarabish_site.api.errors import Conflict, NotAllowed, NotFound, ValidationFailed
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+
+    AnyUser = AbstractBaseUser | AnonymousUser
+
+#: Moves that are not the engine's actions.
+TABLE_MOVES = ("start", "cut", "continue")
+#: The engine's actions, by their JSON ``type``.
+HAND_MOVES = ("pass", "call", "announce_run", "show_run", "bella", "play", "throw_in")
+
+
+@dataclass(frozen=True)
+class Position:
+    """A table as read for one move: its seats, its current hand and the engine's state."""
+
+    table: Table
+    seats: list[Seat]
+    hand: OnlineHand | None
+    state: HandState | None
+
+
+def _required_user(user: AnyUser | None) -> Any:
+    if user is None or not user.is_authenticated:
+        raise NotAllowed("sign in to take a seat", code="not_signed_in")
+    return user
+
+
+def player_of(user: Any) -> Player:
+    """The player a signed-in person plays as: their linked player, made on first need."""
+    found = Player.objects.filter(user=user).first()
+    if found is not None:
+        return found
+    name = (user.get_full_name() or user.username).strip()
+    taken = Player.objects.filter(display_name__iexact=name, community="").exists()
+    community = "online" if taken else ""
+    if Player.objects.filter(display_name__iexact=name, community=community).exists():
+        name = f"{name} ({user.pk})"
+    return Player.objects.create(display_name=name, community=community, user=user)
+
+
+def bot_player(seat: int) -> Player:
+    """The computer player of a seat (one per seat number, so four differ at any table)."""
+    player, _ = Player.objects.get_or_create(
+        display_name=f"Computer {seat + 1}", community="", user=None
+    )
+    return player
+
+
+@transaction.atomic
+def table_create(
+    *,
+    by: AnyUser | None,
+    name: str = "",
+    ruleset_preset: str | None = None,
+    ruleset: Ruleset | Mapping[str, Any] | None = None,
+    public: bool = True,
+    replace_after: int | None = None,
+) -> Table:
+    """A new table with four empty seats (the ruleset: a preset by slug, or explicit)."""
+    user = _required_user(by)
+    from scoring.services.games import _ruleset_choice
+
+    rules, slug = _ruleset_choice(ruleset, ruleset_preset)
+    name = (name or "").strip() or f"{user.get_username()}'s table"
+    if len(name) > 60:
+        message = "a table name is at most 60 characters"
+        raise ValidationFailed(message, fields={"name": [message]})
+    if replace_after is not None and (
+        isinstance(replace_after, bool) or not isinstance(replace_after, int) or replace_after < 5
+    ):
+        message = "a player is replaced after 5 seconds or more away, or never"
+        raise ValidationFailed(message, fields={"replace_after": [message]})
+    table = Table.objects.create(
+        name=name,
+        ruleset=rules.to_json(),
+        ruleset_preset=slug,
+        public=bool(public),
+        replace_after=replace_after,
+        created_by=user,
+    )
+    Seat.objects.bulk_create([Seat(table=table, number=n) for n in range(4)])
+    return table
+
+
+def _locked(table: Table | int) -> Position:
+    pk = table.pk if isinstance(table, Table) else table
+    found = Table.objects.select_for_update().filter(pk=pk).first()
+    if found is None:
+        raise NotFound(f"table {pk} does not exist")
+    seats = list(found.seats.order_by("number"))
+    hand = _current_hand(found)
+    state = None if hand is None else _state_of(found, hand)
+    return Position(found, seats, hand, state)
+
+
+def _current_hand(table: Table) -> OnlineHand | None:
+    if table.game_id is None:
+        return None
+    return OnlineHand.objects.filter(table=table, game_id=table.game_id).order_by("-number").first()
+
+
+def _state_of(table: Table, hand: OnlineHand) -> HandState | None:
+    if hand.deal is None or hand.snapshot is None:
+        return None
+    return snapshot.load(table.engine_ruleset, Deal.from_json(hand.deal), hand.snapshot)
+
+
+def _changed(table: Table) -> None:
+    table.version += 1
+    table.save(update_fields=["version", "phase", "game", "updated_at"])
+    live.table_changed(table.pk, table.version)
+
+
+def _refuse_unless_seating(table: Table) -> None:
+    if table.phase not in (Table.Phase.SEATING, Table.Phase.GAME_OVER):
+        message = "seats change only between games"
+        raise Conflict(message, code="game_running", fields={"seat": [message]})
+
+
+def _seat_number(seat: object) -> int:
+    if isinstance(seat, bool) or not isinstance(seat, int) or seat not in (0, 1, 2, 3):
+        message = f"a seat is 0 to 3, not {seat!r}"
+        raise ValidationFailed(message, fields={"seat": [message]})
+    return seat
+
+
+@transaction.atomic
+def table_sit(*, table: Table | int, user: AnyUser | None, seat: int) -> Table:
+    """Sit in a free seat (moving from another seat of the same table)."""
+    person = _required_user(user)
+    number = _seat_number(seat)
+    pos = _locked(table)
+    _refuse_unless_seating(pos.table)
+    chosen = pos.seats[number]
+    if chosen.user_id == person.pk:
+        return pos.table
+    if not chosen.empty:
+        message = f"seat {number} is taken"
+        raise Conflict(message, code="seat_taken", fields={"seat": [message]})
+    for s in pos.seats:
+        if s.user_id == person.pk:
+            s.player, s.user, s.bot = None, None, False
+            s.save()
+    chosen.player, chosen.user, chosen.bot, chosen.away_since = (
+        player_of(person),
+        person,
+        False,
+        None,
+    )
+    chosen.save()
+    _changed(pos.table)
+    return pos.table
+
+
+@transaction.atomic
+def table_stand(*, table: Table | int, user: AnyUser | None) -> Table:
+    """Leave one's seat (between games)."""
+    person = _required_user(user)
+    pos = _locked(table)
+    _refuse_unless_seating(pos.table)
+    mine = [s for s in pos.seats if s.user_id == person.pk]
+    if not mine:
+        message = "you do not sit at this table"
+        raise ValidationFailed(message, code="not_seated", fields={"seat": [message]})
+    for s in mine:
+        s.player, s.user, s.bot = None, None, False
+        s.save()
+    _changed(pos.table)
+    return pos.table
+
+
+@transaction.atomic
+def table_fill_with_bots(*, table: Table | int, user: AnyUser | None) -> Table:
+    """Computer players take every empty seat (asked by someone seated, or the creator)."""
+    person = _required_user(user)
+    pos = _locked(table)
+    _refuse_unless_seating(pos.table)
+    if pos.table.created_by_id != person.pk and all(s.user_id != person.pk for s in pos.seats):
+        raise NotAllowed("only the players at a table fill its seats", code="not_seated")
+    for s in pos.seats:
+        if s.empty:
+            s.player, s.bot = bot_player(s.number), True
+            s.save()
+    _changed(pos.table)
+    return pos.table
+
+
+def table_watch(*, table: Table, user: AnyUser | None, token: str = "") -> bool:
+    """Whether ``user`` may watch ``table``; an invite link's token lets a signed-in person in
+    for good (a spectator row)."""
+    if table.public:
+        return True
+    if user is None or not user.is_authenticated:
+        return False
+    if table.created_by_id == user.pk or table.seats.filter(user_id=user.pk).exists():
+        return True
+    if Spectator.objects.filter(table=table, user_id=user.pk).exists():
+        return True
+    if token and token == table.invite_token:
+        Spectator.objects.get_or_create(table=table, user_id=user.pk)
+        return True
+    return False
+
+
+def seat_of(table: Table | int, user: AnyUser | None) -> int | None:
+    """The seat ``user`` sits in at ``table`` (None: not seated)."""
+    if user is None or not user.is_authenticated:
+        return None
+    pk = table.pk if isinstance(table, Table) else table
+    return (
+        Seat.objects.filter(table_id=pk, user_id=user.pk).values_list("number", flat=True).first()
+    )
+
+
+def _team(one: Player, two: Player) -> Team:
+    return scoring.team_find(player_one=one, player_two=two) or scoring.team_create(
+        player_one=one, player_two=two
+    )
+
+
+def _start(pos: Position, rng: random.Random) -> None:
+    table, seats = pos.table, pos.seats
+    if any(s.empty for s in seats):
+        message = "a game starts when all four seats are taken"
+        raise Conflict(message, code="seats_empty", fields={"seat": [message]})
+    players = [s.player for s in seats]
+    assert all(p is not None for p in players)  # noqa: S101 - checked just above
+    p = [x for x in players if x is not None]
+    game = scoring.game_create(
+        team_a=_team(p[0], p[2]),
+        team_b=_team(p[1], p[3]),
+        seats=p,
+        ruleset=table.engine_ruleset,
+        ruleset_preset=table.ruleset_preset,
+        table=table.name,
+        created_by=table.created_by,
+        public=table.public,
+    )
+    game = scoring.game_first_dealer_flip(game=game, rng=rng)
+    table.game = game
+    _new_hand(table, game, rng)
+
+
+def _new_hand(table: Table, game: Game, rng: random.Random) -> OnlineHand:
+    assert game.next_dealer is not None  # noqa: S101 - a running game has its next dealer
+    table.phase = Table.Phase.CUTTING
+    return OnlineHand.objects.create(
+        table=table,
+        game=game,
+        number=game.hands_played + 1,
+        dealer=game.next_dealer,
+        scores=[game.score_a, game.score_b],
+        deck=[str(c) for c in shuffled_deck(rng)],
+    )
+
+
+def cutter_of(dealer: int) -> int:
+    """The seat that cuts: the player on the dealer's right."""
+    return (dealer + 3) % 4
+
+
+def _cut(pos: Position, seat: int, at: object) -> None:
+    hand = pos.hand
+    if pos.table.phase != Table.Phase.CUTTING or hand is None:
+        raise IllegalPlay("the deck is not waiting to be cut", code="not_cutting", field="cut")
+    if seat != cutter_of(hand.dealer):
+        raise IllegalPlay(
+            f"seat {cutter_of(hand.dealer)}, on the dealer's right, cuts the deck",
+            code="out_of_turn",
+            field="cut",
+        )
+    if isinstance(at, bool) or not isinstance(at, int):
+        raise IllegalPlay(f"a cut is a whole number, not {at!r}", code="bad_cut", field="cut")
+    try:
+        deck = cut(parse_cards(" ".join(hand.deck)), at)
+    except EngineError as exc:
+        raise IllegalPlay(str(exc), code=exc.code, field="cut") from None
+    dealt = deal(deck, hand.dealer)
+    state = HandState.start(
+        pos.table.engine_ruleset, hand.dealer, dealt, (hand.scores[0], hand.scores[1])
+    )
+    hand.cut_at = at
+    hand.deal = dealt.to_json()
+    hand.snapshot = snapshot.dump(state)
+    hand.save(update_fields=["cut_at", "deal", "snapshot"])
+    pos.table.phase = Table.Phase.PLAYING
+
+
+def _bella_pending(state: HandState) -> bool:
+    """The hand is over but the last card's player may still call bella."""
+    return state.done and any(bots.urgent(state, s) is not None for s in range(4))
+
+
+def _act(pos: Position, action: Action) -> None:
+    hand, state = pos.hand, pos.state
+    if pos.table.phase != Table.Phase.PLAYING or hand is None or state is None:
+        raise IllegalPlay("no hand is being played", code="not_playing", field="action")
+    state = state.apply(action)
+    HandAction.objects.create(
+        online_hand=hand, seq=hand.actions_count, seat=action.seat, action=action_to_json(action)
+    )
+    hand.actions_count += 1
+    hand.snapshot = snapshot.dump(state)
+    hand.save(update_fields=["snapshot", "actions_count"])
+    if state.done and not _bella_pending(state):
+        _finish(pos, hand, state)
+
+
+def _finish(pos: Position, hand: OnlineHand, state: HandState) -> None:
+    table = pos.table
+    assert table.game_id is not None  # noqa: S101 - a hand is played in a game
+    stored = scoring.hand_record(
+        game=table.game_id, entry_kind="tricks", entry=state.record().to_json()
+    )
+    hand.hand = stored
+    hand.save(update_fields=["hand"])
+    game = Game.objects.get(pk=table.game_id)
+    table.game = game
+    if game.status == Game.Status.IN_PROGRESS:
+        table.phase = Table.Phase.HAND_OVER
+    else:
+        table.phase = Table.Phase.GAME_OVER
+
+
+def _continue(pos: Position, rng: random.Random) -> None:
+    table = pos.table
+    if table.phase == Table.Phase.PLAYING and pos.state is not None and pos.hand is not None:
+        if not _bella_pending(pos.state):
+            raise IllegalPlay("the hand is not over yet", code="hand_not_over", field="action")
+        _finish(pos, pos.hand, pos.state)
+        return
+    if table.phase == Table.Phase.HAND_OVER and table.game is not None:
+        _new_hand(table, table.game, rng)
+        return
+    raise IllegalPlay("there is nothing to go on to", code="nothing_next", field="action")
+
+
+def move(
+    *,
+    table: Table | int,
+    seat: int,
+    data: Mapping[str, Any],
+    rng: random.Random | None = None,
+    by_computer: bool = False,
+) -> Table:
+    """Take one move for ``seat`` (the caller decides who sits there): ``data`` is
+    ``{"type": ...}`` with the engine's action fields (``card``, ``trump``, ``cards``), or
+    ``start`` (flip for jacks, first deal), ``cut`` (``at``), ``continue`` (the next hand, or
+    the end of a hand without bella). Raises :class:`IllegalPlay` with the engine's reason."""
+    kind = data.get("type") if isinstance(data, Mapping) else None
+    if kind not in TABLE_MOVES + HAND_MOVES:
+        names = ", ".join(TABLE_MOVES + HAND_MOVES)
+        raise IllegalPlay(
+            f"{kind!r} is not a move: use one of {names}", code="bad_move", field="type"
+        )
+    given = data.get("seat", seat)
+    if given != seat:
+        raise IllegalPlay(
+            f"you sit in seat {seat} and act for it only", code="not_your_seat", field="seat"
+        )
+    action = action_from_json({**data, "seat": seat}) if kind in HAND_MOVES else None
+    rng = rng or random.SystemRandom()
+    with transaction.atomic():
+        pos = _locked(table)
+        if kind == "start":
+            if pos.table.phase not in (Table.Phase.SEATING, Table.Phase.GAME_OVER):
+                raise IllegalPlay("a game is being played", code="game_running", field="type")
+            _start(pos, rng)
+        elif kind == "cut":
+            _cut(pos, seat, data.get("at"))
+        elif kind == "continue":
+            _continue(pos, rng)
+        else:
+            assert action is not None  # noqa: S101 - every hand move reads as an action
+            _act(pos, action)
+        seated = pos.seats[seat]
+        if not by_computer and seated.away_since is not None:
+            seated.away_since = None
+            seated.save(update_fields=["away_since"])
+        _changed(pos.table)
+        return pos.table
+
+
+def _computer_seats(pos: Position, now: datetime) -> set[int]:
+    """Seats a computer plays for now: its own, and people away longer than the table allows."""
+    after = pos.table.replace_after
+    out = set()
+    for s in pos.seats:
+        if s.bot or (
+            after is not None
+            and s.away_since is not None
+            and (now - s.away_since).total_seconds() >= after
+        ):
+            out.add(s.number)
+    return out
+
+
+def _computer_move(pos: Position, now: datetime, rng: random.Random) -> tuple[int, dict[str, Any]]:
+    computers = _computer_seats(pos, now)
+    table, state, hand = pos.table, pos.state, pos.hand
+    if table.phase == Table.Phase.CUTTING and hand is not None:
+        seat = cutter_of(hand.dealer)
+        if seat in computers:
+            return seat, {"type": "cut", "at": rng.randint(4, 32)}
+    if table.phase == Table.Phase.HAND_OVER and len(computers) == 4:
+        return 0, {"type": "continue"}
+    if table.phase == Table.Phase.PLAYING and state is not None:
+        for seat in sorted(computers):
+            urgent = bots.urgent(state, seat)
+            if urgent is not None:
+                return seat, action_to_json(urgent)
+        seat_to_act = state.to_act
+        if seat_to_act is not None and seat_to_act in computers:
+            chosen = bots.choose(state, seat_to_act)
+            if chosen is not None:
+                return seat_to_act, action_to_json(chosen)
+    return -1, {}
+
+
+def computer_move(
+    *,
+    table: Table | int,
+    version: int | None = None,
+    now: datetime | None = None,
+    rng: random.Random | None = None,
+) -> bool:
+    """Make the one move a computer player owes at the table now, if any (and if the table is
+    still at ``version``). True when a move was made. Computer players only ever play what
+    the engine allows; the one who cuts cuts at a random place."""
+    now = now or timezone.now()
+    rng = rng or random.SystemRandom()
+    with transaction.atomic():
+        pos = _locked(table)
+        if version is not None and pos.table.version != version:
+            return False
+        seat, data = _computer_move(pos, now, rng)
+        if seat < 0:
+            return False
+        move(table=pos.table.pk, seat=seat, data=data, rng=rng, by_computer=True)
+        return True
+
+
+def seat_away(*, table: Table | int, seat: int, away: bool) -> None:
+    """Note that the person in ``seat`` left (or came back): gone long enough, a computer
+    plays for them (when the table says so)."""
+    pk = table.pk if isinstance(table, Table) else table
+    Seat.objects.filter(table_id=pk, number=seat, bot=False).update(
+        away_since=timezone.now() if away else None
+    )
+
+
+def hand_replayed(hand: OnlineHand) -> HandState:
+    """The hand's position rebuilt from its log alone (the truth the snapshot must match)."""
+    return HandLog(
+        Ruleset.from_json(hand.table.ruleset),
+        hand.dealer,
+        Deal.from_json(hand.deal),
+        tuple(action_from_json(a.action) for a in hand.actions.order_by("seq")),
+        (hand.scores[0], hand.scores[1]),
+    ).final()
+
+
+def hand_stored_state(hand: OnlineHand) -> HandState | None:
+    """The hand's position as its snapshot stores it."""
+    return _state_of(hand.table, hand)
+
+
+__all__ = [
+    "HAND_MOVES",
+    "TABLE_MOVES",
+    "Position",
+    "bot_player",
+    "computer_move",
+    "cutter_of",
+    "hand_replayed",
+    "hand_stored_state",
+    "move",
+    "player_of",
+    "seat_away",
+    "seat_of",
+    "table_create",
+    "table_fill_with_bots",
+    "table_sit",
+    "table_stand",
+    "table_watch",
+]
