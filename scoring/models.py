@@ -541,3 +541,24 @@ class MisplayDispute(models.Model):
         if self.ruling == self.Ruling.OVERRULED:
             return not engine
         return engine
+
+
+class ResultChange(models.Model):
+    """A change to a game's result that the apps following games have not yet taken in.
+
+    Written in the same transaction (on PostgreSQL, the same statement) as the change: the
+    hand that ends the game, a hand corrected or undone, a dispute decided, the game ended
+    early or reopened. Once it commits, :data:`scoring.signals.game_result_changed` is sent
+    and, when every receiver took it, the row is deleted. A row still here (the broker was
+    down, say) is delivered again by the periodic task, so no result depends on a message
+    having been sent.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["created_at"], name="scoring_resultchange_created")]
+
+    def __str__(self) -> str:
+        return f"result of game {self.game_id} changed at {self.created_at:%H:%M:%S}"

@@ -19,3 +19,12 @@ from scoring import services
 def dispute_adjudicate(dispute_id: int) -> None:
     """Judge a misplay dispute with the engine (a dispute already judged is left as it is)."""
     services.dispute_adjudicate(dispute_id=dispute_id)
+
+
+@shared_task(ignore_result=True, acks_late=True, soft_time_limit=50, time_limit=60)
+def result_changes_deliver() -> None:
+    """Periodic (celery beat): deliver the changes to games' results that were not delivered
+    when they committed (the broker was unreachable, a worker died)."""
+    from scoring.services.results import result_changes_deliver_pending
+
+    result_changes_deliver_pending()

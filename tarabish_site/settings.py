@@ -180,7 +180,13 @@ CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="tarabi
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "worker-heartbeat": {"task": "tarabish_site.core.tasks.worker_heartbeat", "schedule": 60.0},
-    # Safety net behind the on-commit recomputes: every running stage's standings, in full.
+    # Changes to games' results that could not be announced when they committed.
+    "scoring-result-changes-deliver": {
+        "task": "scoring.tasks.result_changes_deliver",
+        "schedule": 30.0,
+    },
+    # Safety net behind the on-commit updates: every match whose games say otherwise set
+    # right, then every running stage's standings, in full.
     "tournament-standings-recompute": {
         "task": "tournaments.tasks.standings_recompute_all",
         "schedule": 300.0,

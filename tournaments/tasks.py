@@ -34,7 +34,9 @@ def standings_recompute(stage_id: int) -> None:
 
 @shared_task(ignore_result=True, acks_late=True, soft_time_limit=240, time_limit=300)
 def standings_recompute_all() -> None:
-    """Periodic safety net (celery beat): recompute every running stage's standings."""
+    """Periodic safety net (celery beat): set right every match whose games say otherwise
+    (its update was lost), then recompute every running stage's standings."""
+    matches.matches_repair()
     standings.standings_recompute_all()
 
 

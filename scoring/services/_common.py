@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from django.db import models, transaction
 
-from scoring import signals
 from scoring.models import Game, Side
+from scoring.services import results
 from scoring.services.permissions import refuse_if_result_final, user_can_direct
 from tarabish_site import rows
 from tarabish_site.api.errors import NotAllowed, NotFound, PreconditionFailed, ValidationFailed
@@ -61,9 +61,9 @@ _copy_state = _copy_model
 
 
 def _on_commit_result_changed(game_id: int) -> None:
-    transaction.on_commit(
-        lambda: signals.game_result_changed.send(sender=Game, game_id=game_id),
-    )
+    """The result of ``game_id`` changed in this transaction: recorded with it, and
+    announced once it commits (see :mod:`scoring.services.results`)."""
+    results.result_changed(game_id)
 
 
 def _refuse_unless_director(by: User | None, game: Game, doing: str) -> None:

@@ -12,11 +12,11 @@ from django.utils import timezone
 
 from scoring.engine import check_forced_call, dealer_of_hand
 from scoring.engine.game import game_progress_after
-from scoring.models import Game, Hand
+from scoring.models import Game, Hand, ResultChange
+from scoring.services import results
 from scoring.services._common import (
     _copy_state,
     _games_written,
-    _on_commit_result_changed,
     _refuse_unless_running,
 )
 from scoring.services.entries import _score, _set_result
@@ -111,19 +111,33 @@ def hand_record(
             if fresh:
                 raise
             continue  # the refusal may come from an old row: read it again and see
-        if _write_new_hand(current, hand, read, also_write):
+        # Only the hand that ends the game changes its result; the hands before it move the
+        # score of a game still being played, which no result depends on. That change is
+        # recorded with the hand, in the same statement.
+        ends = current.status != Game.Status.IN_PROGRESS
+        if _write_new_hand(
+            current, hand, read, _with_result_change(also_write) if ends else also_write
+        ):
             _games_written.remember_on_commit(current, connection)
             transaction.on_commit(metrics.hand_entered)
-            if current.status != Game.Status.IN_PROGRESS:
-                # Only the hand that ends the game changes its result; the hands before it
-                # move the score of a game still being played, which no result depends on.
-                _on_commit_result_changed(pk)
+            if ends:
+                results.result_change_deliver_on_commit(pk)
             if given is not None:
                 _copy_state(current, given)
             return hand
         _games_written.forget(pk, connection)
     message = f"game {pk} keeps changing while this hand is entered: try again"
     raise Conflict(message, code="game_busy", fields={"game": [message]})
+
+
+def _with_result_change(also_write: AlsoWrite | None) -> AlsoWrite:
+    """``also_write`` and the :class:`ResultChange` of the game the hand ends."""
+
+    def rows_to_write(hand: Hand, game: Game) -> Sequence[models.Model]:
+        more = also_write(hand, game) if also_write else ()
+        return [*more, ResultChange(game_id=game.pk, created_at=game.updated_at)]
+
+    return rows_to_write
 
 
 def game_last_entered(pk: int) -> Game | None:

@@ -143,7 +143,9 @@ def test_healthz_answers_within_a_second_when_the_broker_is_unreachable(
 ) -> None:
     from tarabish_site.celery import app
 
-    monkeypatch.setattr(app.conf, "broker_url", f"redis://127.0.0.1:{_dead_port()}/0")
+    dead = f"redis://127.0.0.1:{_dead_port()}/0"
+    monkeypatch.setenv("CELERY_BROKER_URL", dead)  # Celery reads it before its settings
+    monkeypatch.setattr(app.conf, "broker_url", dead)
     with override_settings(CELERY_TASK_ALWAYS_EAGER=False):
         started = time.monotonic()
         response = Client().get("/healthz")

@@ -464,16 +464,47 @@ def match_sync_for_game(*, game_id: int) -> Match | None:
     link = MatchGame.objects.filter(game_id=game_id, discarded=False).values("match_id").first()
     if link is None:
         return None
+    return _match_sync_or_hold(link["match_id"])
+
+
+def _match_sync_or_hold(match_id: int) -> Match | None:
     try:
-        return match_sync(match_id=link["match_id"])
+        return match_sync(match_id=match_id)
     except Conflict as exc:
         with transaction.atomic():
-            stage, match = _lock(link["match_id"])
+            stage, match = _lock(match_id)
             match.held_reason = exc.message[:400]
             match.save(update_fields=["held_reason"])
             # A held result keeps the stage running: nothing may finish on the old result.
             stage_refresh_status(stage)
         return None
+
+
+def matches_repair() -> list[int]:
+    """The periodic safety net: every match of a running tournament whose counted games say
+    something else than it shows (its update was lost: the broker was down, a worker died) is
+    updated as :func:`match_sync_for_game` would have. Returns the ids of the matches set
+    right. One query per match with games; a match that agrees is only read."""
+    match_ids = list(
+        Match.objects.filter(
+            stage__tournament__status=Tournament.Status.RUNNING,
+            state__in=[State.READY, State.IN_PROGRESS, State.COMPLETE],
+            forfeit=False,
+            bye=False,
+            match_games__discarded=False,
+        )
+        .order_by("stage_id", "round_id", "number")
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    repaired = []
+    for match_id in match_ids:
+        current = Match.objects.select_related("stage", "home", "away").get(pk=match_id)
+        if _unchanged(current):
+            continue
+        _match_sync_or_hold(match_id)
+        repaired.append(match_id)
+    return repaired
 
 
 def match_reset_confirm(*, match_id: int, actor: Actor, expected_version: int) -> Match:
