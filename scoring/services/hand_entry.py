@@ -175,23 +175,29 @@ def _hand_next(
     number: int | None,
 ) -> Hand:
     """The next hand of ``game`` as read, scored; ``game`` is moved on to its state after the
-    hand (in memory). Every refusal comes before anything changes."""
-    _refuse_unless_running(game, "entering a hand")
-    if game.first_dealer is None:
-        message = "choose the first dealer before entering the first hand"
-        raise ValidationFailed(message, code="no_first_dealer", fields={"first_dealer": [message]})
+    hand (in memory). Every refusal comes before anything changes.
+
+    A hand whose number is already entered is a :class:`Conflict` naming it before anything
+    else is looked at: when two score-pads race to enter the hand that ends the game, the
+    one that lost finds the game over, but what it must be told is that its hand is there."""
     next_number = game.hands_played + 1
-    if number is None:
-        number = next_number
-    elif isinstance(number, bool) or not isinstance(number, int) or number < 1:
+    if number is not None and (
+        isinstance(number, bool) or not isinstance(number, int) or number < 1
+    ):
         message = f"hand number must be a whole number from 1, not {number!r}"
         raise ValidationFailed(message, fields={"number": [message]})
-    elif number < next_number:
+    if number is not None and number < next_number:
         existing = Hand.objects.active().filter(game=game, number=number).first()
         if existing is None:  # undone since the game was read
             message = f"hand {number} of game {game.pk} was undone since the game was read"
             raise Conflict(message, code="game_changed", fields={"number": [message]})
         raise _hand_exists(existing)
+    _refuse_unless_running(game, "entering a hand")
+    if game.first_dealer is None:
+        message = "choose the first dealer before entering the first hand"
+        raise ValidationFailed(message, code="no_first_dealer", fields={"first_dealer": [message]})
+    if number is None:
+        number = next_number
     elif number > next_number:
         message = f"the next hand of game {game.pk} is hand {next_number}, not hand {number}"
         raise ValidationFailed(message, code="hand_number_gap", fields={"number": [message]})
