@@ -31,6 +31,25 @@ PRODUCTION = TARABISH_ENV == "production"
 # ------------------------------------------------------------------------------------------ core
 if PRODUCTION:
     SECRET_KEY = env.str("DJANGO_SECRET_KEY")
+    # What Django's own deployment check (security.W009) asks of a key, refused at start, not
+    # left to a warning nobody reads: a short key lets sessions and tokens be forged.
+    from django.core.checks.security.base import (
+        SECRET_KEY_INSECURE_PREFIX,
+        SECRET_KEY_MIN_LENGTH,
+        SECRET_KEY_MIN_UNIQUE_CHARACTERS,
+    )
+
+    if (
+        len(SECRET_KEY) < SECRET_KEY_MIN_LENGTH
+        or len(set(SECRET_KEY)) < SECRET_KEY_MIN_UNIQUE_CHARACTERS
+        or SECRET_KEY.startswith(SECRET_KEY_INSECURE_PREFIX)
+    ):
+        raise environ.ImproperlyConfigured(
+            f"DJANGO_SECRET_KEY must be at least {SECRET_KEY_MIN_LENGTH} characters, with at "
+            f"least {SECRET_KEY_MIN_UNIQUE_CHARACTERS} different ones, and not start with "
+            f"{SECRET_KEY_INSECURE_PREFIX!r}: make one with "
+            "python -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )
     ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS")
     DEBUG = False
 else:

@@ -6,6 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
 
 ASK = """
@@ -19,7 +21,7 @@ print(__import__("json").dumps({"answers": answers, "proxies": api_settings.NUM_
 """
 
 
-def _production(tmp_path: Path, **extra: str) -> dict[str, object]:
+def _run_production(tmp_path: Path, **extra: str) -> subprocess.CompletedProcess[str]:
     env = {
         name: value
         for name, value in os.environ.items()
@@ -33,7 +35,7 @@ def _production(tmp_path: Path, **extra: str) -> dict[str, object]:
         "DATABASE_URL": f"sqlite:///{tmp_path / 'db.sqlite3'}",
         **extra,
     }
-    done = subprocess.run(  # noqa: S603 - our own script
+    return subprocess.run(  # noqa: S603 - our own script
         [sys.executable, "-c", ASK],
         cwd=ROOT,
         env=env,
@@ -42,6 +44,10 @@ def _production(tmp_path: Path, **extra: str) -> dict[str, object]:
         timeout=60,
         check=False,
     )
+
+
+def _production(tmp_path: Path, **extra: str) -> dict[str, object]:
+    done = _run_production(tmp_path, **extra)
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
 
@@ -57,3 +63,18 @@ def test_health_checks_are_answered_over_plain_http_and_pages_go_to_https(tmp_pa
 
 def test_the_proxies_in_front_are_configured(tmp_path: Path) -> None:
     assert _production(tmp_path, DJANGO_NUM_PROXIES="1")["proxies"] == 1
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "abc",
+        "x" * 60,  # long, but one character
+        "a-key-of-forty-nine-characters-is-one-too-short!!",
+        "django-insecure-" + "k3y-made-by-startproject-for-development-0123456789",
+    ],
+)
+def test_production_refuses_a_weak_secret_key(tmp_path: Path, key: str) -> None:
+    done = _run_production(tmp_path, DJANGO_SECRET_KEY=key)
+    assert done.returncode != 0
+    assert "DJANGO_SECRET_KEY must be at least 50 characters" in done.stderr
