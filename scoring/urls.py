@@ -15,7 +15,6 @@ urlpatterns = [
     path("games/<int:pk>/print/", public.game_print, name="game-print"),
     path("games/<int:pk>/pad/", pad.game_pad, name="game-pad"),
     path("games/<int:pk>/pad/live/", pad.game_pad_sheet, name="game-pad-sheet"),
-    path("games/<int:pk>/pad/preview/", pad.game_preview, name="game-preview"),
     path("games/<int:pk>/pad/hand/", pad.game_hand_add, name="game-hand-add"),
     path("games/<int:pk>/pad/first-dealer/", pad.game_first_dealer, name="game-first-dealer"),
     path("games/<int:pk>/pad/undo/", pad.game_undo, name="game-undo"),

@@ -496,3 +496,19 @@ RULING = [
         },
     ),
 ]
+HAND_PREVIEW = [
+    _request(
+        "The hand being typed",
+        {"entry_kind": "summary", **_HAND_ENTRY},
+        "The same body as entering it; `number` left out is the next hand.",
+    ),
+    _response(
+        "What entering it would give",
+        {
+            **_HAND,
+            "created_at": None,
+            "updated_at": None,
+            "game": _SCORE_LINE,
+        },
+    ),
+]

@@ -516,6 +516,37 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
         return answers[-1]  # the answer of the write that was kept
 
     @extend_schema(
+        summary="Preview a hand",
+        description=(
+            "What entering this hand would give, with nothing stored: the same body as "
+            "entering it (`number` may be left out: the next hand), the same refusals, and the "
+            "answer entering it would get (the hand and the game's score line after it), "
+            "scored by the same code. A score-pad asks for it as the hand is typed. Nothing "
+            "is stored, so no `Idempotency-Key` is needed; a hand entered meanwhile by "
+            "another score-pad is found out only when this one is entered."
+        ),
+        tags=["hands"],
+        request=HAND_BODY,
+        responses={
+            200: HandWithGameSerializer,
+            **error_responses(400, 401, 403, 404, 409, 429),
+        },
+        examples=ex.HAND_PREVIEW,
+    )
+    @action(detail=False, methods=["post"])
+    def preview(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        game = self._game_for_write(request)
+        envelope = HandEnvelopeSerializer.validated(request.data)
+        hand = services.hand_preview(
+            game=game,
+            entry_kind=envelope["entry_kind"],
+            entry=_entry(request.data, HAND_ENVELOPE_KEYS),
+            by=_by(request),
+            number=envelope.get("number"),
+        )
+        return Response(hand_with_game(hand, game))
+
+    @extend_schema(
         summary="A hand with its versions and disputes",
         tags=["hands"],
         parameters=[IF_NONE_MATCH_PARAMETER, ETAG_RESPONSE_HEADER],

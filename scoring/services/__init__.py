@@ -38,6 +38,7 @@ from scoring.services.hand_entry import (
     AlsoWrite,
     forget_entered_games,
     game_last_entered,
+    hand_preview,
     hand_record,
 )
 from scoring.services.hands import (
@@ -88,6 +89,7 @@ __all__ = [
     "hand_change_refused_why",
     "hand_correct",
     "hand_correct_preview",
+    "hand_preview",
     "hand_record",
     "hand_undo_last",
     "name_normalised",

@@ -140,6 +140,22 @@ def _with_result_change(also_write: AlsoWrite | None) -> AlsoWrite:
     return rows_to_write
 
 
+def hand_preview(
+    *,
+    game: Game,
+    entry_kind: str,
+    entry: Mapping[str, Any],
+    by: User | None = None,
+    number: int | None = None,
+) -> Hand:
+    """What entering this hand would store, with nothing stored: the hand as
+    :func:`hand_record` would write it, scored by the very same code (so a preview never
+    disagrees with the real thing), and ``game`` moved on in memory to its state after the
+    hand. Its refusals are ``hand_record``'s, but for a game changed meanwhile, which only a
+    write finds out."""
+    return _hand_next(game, entry_kind=entry_kind, entry=entry, by=by, number=number)
+
+
 def game_last_entered(pk: int) -> Game | None:
     """The game as this process left it when it last entered one of its hands, if it still
     remembers it, to give to :func:`hand_record` instead of reading the game: a score-pad

@@ -3,14 +3,12 @@ dealer, and the scorekeeper's acts on the whole game (undo the last hand, end ea
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from django import forms
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
@@ -66,9 +64,10 @@ def pad_config(request: HttpRequest, game: Game) -> dict[str, Any]:
         "dealers": dealers,
         "seats": seat_names(game),
         "teams": [game.team_a.name, game.team_b.name],
+        "outcomes": {outcome: str(label) for outcome, label in OUTCOME_LABELS.items()},
         "urls": {
             "hands": reverse("api:game-hand-list", kwargs={"game_pk": game.pk}),
-            "preview": reverse("scoring:game-preview", args=[game.pk]),
+            "preview": reverse("api:game-hand-preview", kwargs={"game_pk": game.pk}),
             "sheet": reverse("scoring:game-pad-sheet", args=[game.pk]),
         },
         "words": {
@@ -160,75 +159,6 @@ def game_pad_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     response = render(request, "scoring/_live.html", context)
     response["X-Game-Version"] = str(game.version)
     return response
-
-
-def _preview_payload(game: Game, hand: Hand, before: tuple[int, int]) -> dict[str, Any]:
-    return {
-        "ok": True,
-        "outcome": hand.outcome,
-        "outcome_label": str(OUTCOME_LABELS.get(hand.outcome, hand.outcome)),
-        "card_points": [hand.card_points_a, hand.card_points_b],
-        "points": [hand.points_a, hand.points_b],
-        "before": list(before),
-        "totals": [game.score_a, game.score_b],
-        "over": game.status == Game.Status.FINISHED,
-        "winner": game.winning_team.name if game.winning_team else None,
-        "dealer": hand.dealer,
-    }
-
-
-class _DryRun(Exception):
-    """Raised to roll back a preview after reading what the service would store."""
-
-    def __init__(self, payload: dict[str, Any]) -> None:
-        super().__init__("preview")
-        self.payload = payload
-
-
-@require_POST
-def game_preview(request: HttpRequest, pk: int) -> JsonResponse:
-    """What saving this hand would give: the engine's outcome and the new score.
-
-    The entry goes through the very service that stores hands, inside a transaction that is
-    always rolled back, so the preview can never disagree with the real thing.
-    """
-    game, _hands = _game_or_404(request, pk)
-    refused = _refuse_unless_keeper(request, game)
-    if refused is not None:
-        return JsonResponse({"message": _("Not allowed."), "code": "permission_denied"}, status=403)
-    try:
-        body = json.loads(request.body or b"{}")
-    except ValueError:
-        return JsonResponse(
-            {"message": _("The entry is not JSON."), "code": "bad_json"}, status=400
-        )
-    entry = body.get("entry") if isinstance(body, dict) else None
-    if not isinstance(entry, dict):
-        return JsonResponse(
-            {"message": _("Give the hand as an entry."), "code": "bad_json"}, status=400
-        )
-    before = (game.score_a, game.score_b)
-    try:
-        with transaction.atomic():
-            hand = services.hand_record(
-                game=game,
-                entry_kind="summary",
-                entry=entry,
-                by=_user(request),
-            )
-            raise _DryRun(_preview_payload(game, hand, before))
-    except _DryRun as done:
-        return JsonResponse(done.payload)
-    except EngineError as exc:
-        fields = {exc.field or "entry": [str(exc)]}
-        return JsonResponse(
-            {"ok": False, "message": str(exc), "code": exc.code, "fields": fields}, status=400
-        )
-    except ApplicationError as exc:
-        return JsonResponse(
-            {"ok": False, "message": exc.message, "code": exc.code, "fields": exc.fields},
-            status=exc.status,
-        )
 
 
 @require_POST

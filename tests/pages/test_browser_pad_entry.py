@@ -236,7 +236,7 @@ def test_a_preview_on_its_way_when_another_phone_saves_is_not_shown_for_the_next
         else:
             held.append(route)
 
-    page.route("**/pad/preview/", hold)
+    page.route("**/hands/preview/", hold)
     fill_hand(page, caller=0, trump="H", team="team_a", count=100)
     for _ in range(100):
         if held:

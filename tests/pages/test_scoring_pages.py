@@ -86,38 +86,6 @@ def test_watchers_see_the_sheet_but_no_form(client, game):
     assert "Sign in" in page
 
 
-def test_preview_says_what_saving_would_give_and_writes_nothing(client, keeper, game):
-    client.force_login(keeper)
-    url = reverse("scoring:game-preview", args=[game.pk])
-    entry = {"caller": 0, "trump": "S", "card_points": {"team": "team_a", "points": 70}}
-    response = client.post(url, {"entry": entry}, content_type="application/json")
-    data = response.json()
-    assert response.status_code == 200, data
-    assert data["outcome"] == "bait"
-    assert data["points"] == [0, 162]
-    assert data["totals"] == [0, 162]
-    assert Hand.objects.count() == 0
-    game.refresh_from_db()
-    assert (game.score_a, game.score_b, game.hands_played) == (0, 0, 0)
-
-
-def test_preview_names_the_field_of_an_impossible_entry(client, keeper, game):
-    client.force_login(keeper)
-    url = reverse("scoring:game-preview", args=[game.pk])
-    entry = {"caller": 0, "trump": "S", "card_points": {"team": "team_a", "points": 161}}
-    response = client.post(url, {"entry": entry}, content_type="application/json")
-    data = response.json()
-    assert response.status_code == 400
-    assert "card_points" in data["fields"]
-    assert "161" in data["message"]
-
-
-def test_preview_refuses_a_stranger(client, game):
-    client.force_login(UserFactory())
-    url = reverse("scoring:game-preview", args=[game.pk])
-    assert client.post(url, {"entry": {}}, content_type="application/json").status_code == 403
-
-
 def test_form_post_stores_a_hand_without_script(client, keeper, game):
     client.force_login(keeper)
     url = reverse("scoring:game-hand-add", args=[game.pk])

@@ -1,5 +1,6 @@
-// The preview: the server judges the hand in the form as it is typed (the engine's outcome and
-// the new score), once it says enough and nothing on this phone is waiting to go before it.
+// The preview: the API judges the hand in the form as it is typed (POST .../hands/preview/:
+// the engine's outcome and the new score, nothing stored), once the form says enough and
+// nothing on this phone is waiting to go before it.
 import { config, formEntry, pad, preview, state, value, words } from "./context.js";
 import { complete, countProblem, dealerSeat } from "./entry.js";
 import { alreadyEntered, clearErrors, named, showErrors } from "./errors.js";
@@ -23,20 +24,23 @@ pad.addEventListener("moved-on", () => {
   schedulePreview(0);
 });
 
-function showOutcome(data) {
+// The API's answer: the hand as entering it would store it, and the game's score line after.
+function showOutcome(hand) {
+  const { points } = hand;
+  const { totals, over, winner } = hand.game;
   preview.innerHTML = "";
   const outcome = document.createElement("div");
   outcome.className = "outcome";
-  outcome.innerHTML = `<span class="mark ${data.outcome}"></span>`;
-  outcome.firstChild.textContent = data.outcome_label;
+  outcome.innerHTML = `<span class="mark ${hand.outcome}"></span>`;
+  outcome.firstChild.textContent = (config.outcomes || {})[hand.outcome] || hand.outcome_label;
   const line = document.createElement("div");
   line.className = "preview-score";
-  line.textContent = `${config.teams[0]} +${data.points[0]} → ${data.totals[0]} · ${config.teams[1]} +${data.points[1]} → ${data.totals[1]}`;
+  line.textContent = `${config.teams[0]} +${points.team_a} → ${totals.team_a} · ${config.teams[1]} +${points.team_b} → ${totals.team_b}`;
   preview.append(outcome, line);
-  if (data.over && data.winner) {
+  if (over && winner) {
     const end = document.createElement("div");
     end.className = "winner";
-    end.textContent = words.wins.replace("%(team)s", data.winner);
+    end.textContent = words.wins.replace("%(team)s", winner === "team_b" ? config.teams[1] : config.teams[0]);
     preview.append(end);
   }
 }
@@ -84,8 +88,8 @@ export async function runPreview({ again = true } = {}) {
     response = await fetch(config.urls.preview, {
       method: "POST",
       credentials: "same-origin",
-      headers: { "Content-Type": "application/json", "X-CSRFToken": csrfToken() },
-      body: JSON.stringify({ entry }),
+      headers: { "Content-Type": "application/json", Accept: "application/json", "X-CSRFToken": csrfToken() },
+      body: JSON.stringify({ entry_kind: "summary", ...entry }),
     });
   } catch {
     preview.className = "preview";
@@ -96,7 +100,7 @@ export async function runPreview({ again = true } = {}) {
   const data = await response.json().catch(() => ({}));
   if (seq !== state.previewSeq) return;
   const dealer = dealerSeat(config.dealers, number);
-  if (response.ok && data.ok && typeof data.dealer === "number"
+  if (response.ok && typeof data.dealer === "number"
     && dealer !== undefined && data.dealer !== dealer) {
     // the server previewed another hand than this one (another phone saved a hand meanwhile):
     // look at the game again and preview this hand as it now stands, or say nothing of it
@@ -111,7 +115,7 @@ export async function runPreview({ again = true } = {}) {
     }
     return;
   }
-  if (response.ok && data.ok) {
+  if (response.ok) {
     clearErrors();
     preview.className = "preview";
     preview.dataset.outcome = data.outcome;

@@ -589,3 +589,78 @@ def test_runs_per_player_that_cannot_be_scored_are_refused_naming_the_field(
     error = response.json()
     assert words in error["fields"][field][0]
     assert not Hand.objects.filter(game=game).exists()
+
+
+# ------------------------------------------------------------------ preview
+
+
+def preview_url(game: Game) -> str:
+    return f"{hands_url(game)}preview/"
+
+
+def test_a_preview_answers_what_entering_would_and_stores_nothing(
+    api: APIClient, game: Game, django_assert_max_num_queries: Any
+) -> None:
+    body = {"entry_kind": "summary", "caller": 0, "trump": "S"}
+    body["card_points"] = {"team": "team_a", "points": 70}
+    with django_assert_max_num_queries(6):
+        response = api.post(preview_url(game), body)
+    data = response.json()
+    assert response.status_code == 200, data
+    assert (data["number"], data["outcome"], data["dealer"]) == (1, "bait", 0)
+    assert data["points"] == {"team_a": 0, "team_b": 162}
+    assert data["game"]["totals"] == {"team_a": 0, "team_b": 162}
+    assert data["game"]["hands_played"] == 1
+    assert "Location" not in response.headers
+    assert Hand.objects.count() == 0
+    version = game.version
+    game.refresh_from_db()
+    assert (game.score_a, game.score_b, game.hands_played, game.version) == (0, 0, 0, version)
+    # and entering it gives the same hand and score line
+    entered = api.post(hands_url(game), body).json()
+    for key in ("number", "outcome", "points", "card_points", "dealer", "running", "result"):
+        assert entered[key] == data[key], key
+    assert entered["game"]["totals"] == data["game"]["totals"]
+
+
+def test_a_preview_of_the_winning_hand_says_who_wins(api: APIClient, game: Game) -> None:
+    record_hands(game, 3, (162, 0))
+    body = {"entry_kind": "summary", "caller": 0, "trump": "H"}
+    data = api.post(preview_url(game), {**body, "card_points": [162, 0]}).json()
+    assert data["game"]["over"] is True
+    assert data["game"]["winner"] == "team_a"
+    assert Hand.objects.filter(game=game).count() == 3
+
+
+def test_a_preview_names_the_field_of_an_impossible_entry(api: APIClient, game: Game) -> None:
+    body = {"entry_kind": "summary", "caller": 0, "trump": "S"}
+    response = api.post(
+        preview_url(game), {**body, "card_points": {"team": "team_a", "points": 161}}
+    )
+    data = response.json()
+    assert response.status_code == 400
+    assert set(data) == {"message", "code", "fields"}
+    assert "card_points" in data["fields"]
+    assert "161" in data["message"]
+
+
+def test_a_preview_of_a_hand_already_entered_is_a_conflict(api: APIClient, game: Game) -> None:
+    record_hand(game)
+    body = {"entry_kind": "summary", "number": 1, "caller": 0, "trump": "S"}
+    response = api.post(preview_url(game), {**body, "card_points": [100, 62]})
+    assert response.status_code == 409
+    assert response.json()["code"] == "hand_exists"
+
+
+def test_a_preview_needs_an_entry_kind(api: APIClient, game: Game) -> None:
+    response = api.post(preview_url(game), {"caller": 0})
+    assert response.status_code == 400
+    assert "entry_kind" in response.json()["fields"]
+
+
+def test_a_preview_is_for_the_games_scorekeepers(
+    stranger: Any, anon: APIClient, game: Game
+) -> None:
+    body = {"entry_kind": "summary", "caller": None, "trump": None}
+    assert client_for(stranger).post(preview_url(game), body).status_code == 403
+    assert anon.post(preview_url(game), body).status_code in {401, 403}
