@@ -18,6 +18,7 @@ After a commit that changes a game's result, :data:`scoring.signals.game_result_
 from typing import TYPE_CHECKING
 
 from scoring.services._common import SIDES
+from scoring.services.casual import game_create_casual, player_for_name, team_for_pair
 from scoring.services.disputes import (
     dispute_adjudicate,
     dispute_needs_evidence,
@@ -76,6 +77,7 @@ __all__ = [
     "dispute_rule",
     "forget_entered_games",
     "game_create",
+    "game_create_casual",
     "game_end_early",
     "game_first_dealer_flip",
     "game_first_dealer_set",
@@ -95,11 +97,13 @@ __all__ = [
     "name_normalised",
     "name_refused_why",
     "player_create",
+    "player_for_name",
     "player_named",
     "refuse_if_result_final",
     "result_final_why",
     "team_create",
     "team_find",
+    "team_for_pair",
     "user_can_direct",
     "user_can_keep_score",
     "user_can_see",

@@ -3,10 +3,7 @@ table whose game is over."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -17,7 +14,7 @@ from scoring.engine import PRESET_NAMES, EngineError
 from scoring.forms import CasualGameForm
 from scoring.views.common import _game_or_404, _put_errors, _refuse_unless_keeper, _user
 from scoring.views.pad import _pad_with_error
-from tarabish_site.api.errors import ApplicationError, Conflict
+from tarabish_site.api.errors import ApplicationError
 
 
 @require_POST
@@ -50,25 +47,6 @@ def game_next(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("scoring:game-pad", pk=new.pk)
 
 
-def _player(name: str) -> Any:
-    """The player of this name (with no community), new if there is none."""
-    try:
-        return services.player_create(display_name=name)
-    except Conflict as exc:
-        if exc.code != "player_exists":
-            raise
-        found = services.player_named(name)  # matched as the name is stored (normalised)
-        if found is None:
-            raise
-        return found
-
-
-def _team(one: Any, two: Any) -> Any:
-    return services.team_find(player_one=one, player_two=two) or services.team_create(
-        player_one=one, player_two=two
-    )
-
-
 @login_required
 def game_new(request: HttpRequest) -> HttpResponse:
     """A casual game between two teams: four names and the rules."""
@@ -76,18 +54,14 @@ def game_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            with transaction.atomic():
-                a1, a2 = _player(data["a_one"]), _player(data["a_two"])
-                b1, b2 = _player(data["b_one"]), _player(data["b_two"])
-                game = services.game_create(
-                    team_a=_team(a1, a2),
-                    team_b=_team(b1, b2),
-                    seats=(a1, b1, a2, b2),
-                    ruleset_preset=data["ruleset_preset"],
-                    table=data["table"],
-                    created_by=_user(request),
-                    public=data["public"],
-                )
+            game = services.game_create_casual(
+                team_a=(data["a_one"], data["a_two"]),
+                team_b=(data["b_one"], data["b_two"]),
+                ruleset_preset=data["ruleset_preset"],
+                table=data["table"],
+                created_by=_user(request),
+                public=data["public"],
+            )
         except (EngineError, ApplicationError) as exc:
             _put_errors(form, exc)
         else:
