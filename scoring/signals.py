@@ -23,6 +23,12 @@ and those only. A receiver that makes them one answers True (see
 once, with ``sender=Game`` and ``user``: a receiver answers a query of the ids of the games it
 makes them a director of (see :func:`scoring.selectors.visible_to`).
 
+``game_kept_by`` asks whether another app makes a user a scorekeeper of one game, with
+``sender=Game``, ``game`` and ``user``: a tournament's named scorekeepers keep score in its
+match games, and a table sheet's account in those played at its table. A receiver that makes
+them one answers True (see :func:`scoring.services.user_can_keep_score`); they keep score, and
+do nothing a director does.
+
 ``game_result_final`` asks whether another app holds a game's result as final, with
 ``sender=Game`` and ``game``: a finished tournament's games stand as its final places were
 worked out from them, and a stage's once a later stage has started from its results. A
@@ -37,5 +43,6 @@ game_result_changed = Signal()
 game_owner_page = Signal()
 game_owner_next = Signal()
 game_directed_by = Signal()
+game_kept_by = Signal()
 games_directed_by = Signal()
 game_result_final = Signal()

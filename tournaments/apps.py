@@ -16,6 +16,7 @@ class TournamentsConfig(AppConfig):
 
         from scoring.signals import (
             game_directed_by,
+            game_kept_by,
             game_owner_next,
             game_owner_page,
             game_result_changed,
@@ -26,6 +27,7 @@ class TournamentsConfig(AppConfig):
             director_of_game,
             final_result_of_game,
             games_of_director,
+            keeper_of_game,
             match_next_of_game,
             match_page_of_game,
             on_game_result_changed,
@@ -37,6 +39,7 @@ class TournamentsConfig(AppConfig):
         game_owner_page.connect(match_page_of_game, dispatch_uid="tournaments.game_owner_page")
         game_owner_next.connect(match_next_of_game, dispatch_uid="tournaments.game_owner_next")
         game_directed_by.connect(director_of_game, dispatch_uid="tournaments.game_directed_by")
+        game_kept_by.connect(keeper_of_game, dispatch_uid="tournaments.game_kept_by")
         games_directed_by.connect(games_of_director, dispatch_uid="tournaments.games_directed_by")
         game_result_final.connect(
             final_result_of_game, dispatch_uid="tournaments.game_result_final"

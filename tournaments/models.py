@@ -50,6 +50,11 @@ class Tournament(models.Model):
     directors = models.ManyToManyField(
         settings.AUTH_USER_MODEL, related_name="directed_tournaments", blank=True
     )
+    #: Accounts that keep score at every table of the tournament while it runs (and do
+    #: nothing else: no rulings, no forfeits), named by its directors.
+    scorekeepers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, related_name="kept_tournaments", blank=True
+    )
     ruleset_preset = models.CharField(
         max_length=60,
         blank=True,
@@ -618,3 +623,57 @@ class TournamentEvent(models.Model):
 
     def __str__(self) -> str:
         return f"{self.tournament}: {self.get_kind_display()} at {self.at:%Y-%m-%d %H:%M}"
+
+
+#: The most tables a tournament's sheets are printed for (a match's table number).
+TABLE_MAX = 2**15 - 1
+
+
+class TableKey(models.Model):
+    """What a printed table sheet's QR code and PIN stand for: the right to keep score at one
+    table of one tournament, and nothing more.
+
+    Whoever opens the code (or types the table's PIN) is signed in as the key's own account,
+    which keeps score in the games of the matches played at that table while the tournament
+    runs, on its days. A director issuing a new sheet for the table revokes the key: its
+    account is switched off, so the old sheet, and every phone signed in with it, opens
+    nothing from then on.
+    """
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="table_keys")
+    table = models.PositiveSmallIntegerField()
+    #: The secret the QR code carries (URL-safe).
+    token = models.CharField(max_length=64, unique=True)
+    #: The short code printed under it, for a phone without a camera (digits).
+    pin = models.CharField(max_length=8)
+    account = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_key"
+    )
+    issued_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+    )
+    issued_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["tournament_id", "table", "-issued_at"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "table"],
+                condition=Q(revoked_at__isnull=True),
+                name="table_key_one_live",
+                violation_error_message="This table already has a sheet in use.",
+            ),
+            models.CheckConstraint(
+                condition=Q(table__gte=1),
+                name="table_key_table_positive",
+                violation_error_message="Tables are numbered from 1.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Table {self.table} ({self.tournament})"

@@ -9,6 +9,7 @@ from tournaments.models import Match, Stage, Tournament
 from tournaments.selectors import (
     game_directed_by,
     game_is_in_a_match,
+    game_kept_by,
     games_directed_by,
     match_counting_game,
     match_of_game,
@@ -54,6 +55,12 @@ def director_of_game(sender: object, *, game: Any, user: Any, **kwargs: Any) -> 
     """``scoring.signals.game_directed_by``: a tournament's organiser and directors direct the
     games of its matches (rule on their disputes, reopen them), and no other game."""
     return game_directed_by(game.pk, user)
+
+
+def keeper_of_game(sender: object, *, game: Any, user: Any, **kwargs: Any) -> bool:
+    """``scoring.signals.game_kept_by``: a running tournament's named scorekeepers keep score
+    in its match games, and a table sheet's account in those played at its table."""
+    return game_kept_by(game.pk, user)
 
 
 def games_of_director(sender: object, *, user: Any, **kwargs: Any) -> Any:

@@ -12,7 +12,15 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import Count, ExpressionWrapper, F, FloatField, Prefetch, Q, QuerySet
+from django.db.models import (
+    Count,
+    ExpressionWrapper,
+    F,
+    FloatField,
+    Prefetch,
+    Q,
+    QuerySet,
+)
 
 from scoring.models import MisplayDispute, Player
 from tournaments.algorithms.bracket import bracket_document
@@ -26,9 +34,11 @@ from tournaments.models import (
     Stage,
     StageEntry,
     Standing,
+    TableKey,
     Tournament,
     TournamentEvent,
 )
+from tournaments.services._common import keeps_score_at, kept_by
 from tournaments.services.matches import bracket_build, bracket_results
 
 if TYPE_CHECKING:
@@ -46,7 +56,13 @@ def tournaments_visible(user: Viewer) -> QuerySet[Tournament]:
     if user is not None and user.is_authenticated:
         if getattr(user, "is_superuser", False):
             return qs
-        return qs.filter(Q(public=True) | Q(organiser=user) | Q(directors=user)).distinct()
+        return qs.filter(
+            Q(public=True)
+            | Q(organiser=user)
+            | Q(directors=user)
+            | Q(scorekeepers=user)
+            | Q(table_keys__account=user, table_keys__revoked_at=None)
+        ).distinct()
     return qs.filter(public=True)
 
 
@@ -56,6 +72,60 @@ def tournament_directed_by(tournament: Tournament, user: Viewer) -> bool:
     if getattr(user, "is_superuser", False) or tournament.organiser_id == user.pk:
         return True
     return tournament.directors.filter(pk=user.pk).exists()
+
+
+def game_kept_by(game_id: int, user: Viewer) -> bool:
+    """Whether ``user`` keeps score in a scoring game as the tournament it counts for lets
+    them (a named scorekeeper, or the account of its table's sheet); one query."""
+    kept = kept_by(user, "match__")
+    if kept is None:
+        return False
+    return MatchGame.objects.filter(kept, game_id=game_id, discarded=False).exists()
+
+
+def match_kept_by(match: Match, user: Viewer) -> bool:
+    """Whether ``user`` keeps score at ``match``'s table as its tournament lets them (and so
+    starts its next game); one query."""
+    return keeps_score_at(match, user)
+
+
+def table_key_live(tournament: Tournament, table: int) -> TableKey | None:
+    """The key a table's sheet prints now, or None (no sheet issued, or its last revoked)."""
+    return TableKey.objects.filter(tournament=tournament, table=table, revoked_at=None).first()
+
+
+def table_keys(tournament: Tournament) -> dict[int, TableKey]:
+    """The live key of each table of ``tournament`` that has one, by table number."""
+    keys = TableKey.objects.filter(tournament=tournament, revoked_at=None)
+    return {key.table: key for key in keys}
+
+
+def tournament_tables(tournament: Tournament) -> list[int]:
+    """The table numbers the tournament's matches are played at, and those a sheet was
+    issued for, in order."""
+    played = Match.objects.filter(stage__tournament=tournament, table__isnull=False)
+    numbers = set(played.values_list("table", flat=True))
+    numbers |= set(table_keys(tournament))
+    return sorted(n for n in numbers if n is not None)
+
+
+def table_match_now(tournament: Tournament, table: int) -> Match | None:
+    """The match a table's scorekeeper keeps score in now: the one being played at the
+    table, else the first ready to start there, else None."""
+    qs = Match.objects.filter(stage__tournament=tournament, table=table).select_related(
+        "stage", "round"
+    )
+    playing = qs.filter(state=Match.State.IN_PROGRESS).order_by("stage__order", "round_id")
+    found = playing.first()
+    if found is None:
+        ready = qs.filter(state=Match.State.READY).order_by("stage__order", "round_id", "number")
+        found = ready.first()
+    return found
+
+
+def tournament_scorekeepers(tournament: Tournament) -> list[Any]:
+    """The accounts a tournament names its scorekeepers, by name."""
+    return list(tournament.scorekeepers.order_by("username"))
 
 
 def with_directors(tournaments: QuerySet[Tournament]) -> QuerySet[Tournament]:

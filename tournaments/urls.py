@@ -2,7 +2,16 @@
 
 from django.urls import path
 
-from tournaments.views import director, exports, matches, players, public, screen, sheets
+from tournaments.views import (
+    director,
+    exports,
+    matches,
+    players,
+    public,
+    screen,
+    sheets,
+    tables,
+)
 
 app_name = "tournaments"
 
@@ -30,6 +39,10 @@ urlpatterns = [
         name="director-day-live",
     ),
     path("tournaments/<slug:slug>/sheets/", sheets.round_sheets, name="round-sheets"),
+    path("tournaments/<slug:slug>/scorekeepers/", tables.scorekeepers, name="scorekeepers"),
+    path("tournaments/<slug:slug>/table/", tables.table_pin, name="table-pin"),
+    path("tournaments/<slug:slug>/tables/<int:table>/", tables.table_pad, name="table-pad"),
+    path("tables/<str:token>/", tables.table_claim, name="table-claim"),
     path("matches/<int:pk>/", matches.match_detail, name="match-detail"),
     path("matches/<int:pk>/pad/", matches.match_pad, name="match-pad"),
     path("matches/<int:pk>/games/", matches.match_game_start, name="match-game-start"),

@@ -45,13 +45,19 @@ def user_can_keep_score(user: AnyUser | None, game: Game) -> bool:
 
     The cheapest answers come first (the game's creator and staff need no query; a
     scorekeeper one; the director permission two, and a director of the game's tournament one
-    more), since every hand entered asks this.
+    more), since every hand entered asks this. Last, another app is asked through
+    ``signals.game_kept_by`` (a tournament's scorekeepers, a table sheet's account).
     """
     if user is None or not user.is_authenticated or not user.is_active:
         return False
     if game.created_by_id == user.pk or getattr(user, "is_staff", False):
         return True
-    return game.scorekeepers.filter(pk=user.pk).exists() or user_can_direct(user, game)
+    if game.scorekeepers.filter(pk=user.pk).exists() or user_can_direct(user, game):
+        return True
+    if game.pk is None:
+        return False
+    answers = signals.game_kept_by.send(sender=Game, game=game, user=user)
+    return any(bool(answer) for _receiver, answer in answers)
 
 
 def game_owner_page(game: Game) -> str:

@@ -7,6 +7,7 @@ import random
 from urllib.parse import urlencode
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils.html import escape
 
@@ -184,8 +185,13 @@ def test_director_starts_a_match_game_and_the_table_code_opens_its_pad(client):
     assert Game.objects.count() == 1
     sheet = client.get(reverse("tournaments:match-sheet", args=[match.pk])).content.decode()
     assert "<svg" in sheet
-    assert f"/matches/{match.pk}/pad/" in sheet
+    # a director's print carries the table's key (see test_table_scorekeepers)
+    assert "/tables/" in sheet
+    assert "PIN" in sheet
     assert '<svg role="img" aria-label="QR code that opens' in sheet
+    followers = Client().get(reverse("tournaments:match-sheet", args=[match.pk])).content.decode()
+    assert f"/matches/{match.pk}/pad/" in followers
+    assert "PIN" not in followers
     sheets = client.get(reverse("tournaments:round-sheets", args=[tournament.slug]))
     assert sheets.content.decode().count('class="print-sheet"') == 2
     assert sheets.content.decode().count('<svg role="img" aria-label="QR code that opens') == 2

@@ -33,6 +33,17 @@ from tournaments.services.standings import (
     standings_schedule,
     standings_touch,
 )
+from tournaments.services.tables import (
+    table_key_by_pin,
+    table_key_by_token,
+    table_key_for_sheet,
+    table_key_issue,
+    table_key_open,
+    table_key_refused_why,
+    table_key_revoke,
+    tournament_scorekeeper_add,
+    tournament_scorekeeper_remove,
+)
 from tournaments.services.tournaments import (
     ImportReport,
     can_create_tournament,
@@ -84,6 +95,13 @@ __all__ = [
     "standings_schedule",
     "standings_touch",
     "swiss_round_pair",
+    "table_key_by_pin",
+    "table_key_by_token",
+    "table_key_for_sheet",
+    "table_key_issue",
+    "table_key_open",
+    "table_key_refused_why",
+    "table_key_revoke",
     "team_strength",
     "tournament_create",
     "tournament_create_check",
@@ -94,5 +112,7 @@ __all__ = [
     "tournament_open_registration",
     "tournament_public_follow",
     "tournament_reopen",
+    "tournament_scorekeeper_add",
+    "tournament_scorekeeper_remove",
     "tournament_update",
 ]

@@ -5,10 +5,12 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef, Q
+from django.utils import timezone
 
 from tarabish_site.api.errors import Conflict, NotAllowed, ValidationFailed
 from tournaments.algorithms.common import AlgorithmError
-from tournaments.models import Stage, Tournament
+from tournaments.models import Match, Stage, TableKey, Tournament
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -35,6 +37,32 @@ def is_director(tournament: Tournament, actor: "Actor") -> bool:
 def require_director(tournament: Tournament, actor: "Actor") -> None:
     if not is_director(tournament, actor):
         raise NotAllowed(f"Only a director of {tournament.name} may do this.")
+
+
+def kept_by(actor: "Actor", prefix: str) -> Q | None:
+    """The condition on matches (``prefix`` leads from the filtered model to the match) that
+    ``actor`` keeps score at: every table of a running tournament that names them its
+    scorekeeper, and the table of a live table key whose account they are, on the
+    tournament's days. None for no account."""
+    if actor is None or not actor.is_authenticated:
+        return None
+    tournament = f"{prefix}stage__tournament"
+    key = TableKey.objects.filter(
+        account_id=actor.pk,
+        revoked_at=None,
+        tournament_id=OuterRef(f"{tournament}_id"),
+        table=OuterRef(f"{prefix}table"),
+        tournament__ends_on__gte=timezone.localdate(),
+    )
+    running = ~Q(**{f"{tournament}__status": Tournament.Status.FINISHED})
+    return running & (Q(**{f"{tournament}__scorekeepers": actor.pk}) | Q(Exists(key)))
+
+
+def keeps_score_at(match: Match, actor: "Actor") -> bool:
+    """Whether ``actor`` keeps score at ``match``'s table as its tournament lets them (a named
+    scorekeeper, a table sheet's account), and so starts its next game; one query."""
+    kept = kept_by(actor, "")
+    return kept is not None and Match.objects.filter(kept, pk=match.pk).exists()
 
 
 def require_status(tournament: Tournament, *allowed: str, doing: str) -> None:

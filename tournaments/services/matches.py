@@ -18,7 +18,7 @@ from django.utils import timezone
 from scoring import services as scoring_services
 from scoring.engine import Outcome
 from scoring.models import Game, Player, Side, Team
-from tarabish_site.api.errors import Conflict, NotFound
+from tarabish_site.api.errors import Conflict, NotAllowed, NotFound
 from tarabish_site.api.versioning import ensure_version
 from tournaments.algorithms.bracket import Bracket, dependents, resolve
 from tournaments.algorithms.elimination import double_elimination, single_elimination
@@ -27,6 +27,8 @@ from tournaments.services._common import (
     Actor,
     algorithm_errors,
     invalid,
+    is_director,
+    keeps_score_at,
     require_director,
     require_not_finished,
     require_results_open,
@@ -618,7 +620,11 @@ def match_game_start(
     with transaction.atomic():
         stage, match = _lock(match_id)
         tournament = stage.tournament
-        require_director(tournament, actor)
+        if not is_director(tournament, actor) and not keeps_score_at(match, actor):
+            raise NotAllowed(
+                f"Only a director of {tournament.name} or the scorekeeper of the match's "
+                "table may start its game."
+            )
         require_not_finished(tournament)
         if match.state not in (State.READY, State.IN_PROGRESS) or match.home is None:
             raise Conflict(

@@ -37,6 +37,7 @@ def _match_page(
     links = selectors.match_game_rows(match)
     tournament = match.stage.tournament
     can_direct = selectors.tournament_directed_by(tournament, request.user)
+    can_start = can_direct or selectors.match_kept_by(match, request.user)
     return render(
         request,
         "tournaments/match.html",
@@ -45,6 +46,7 @@ def _match_page(
             "tournament": tournament,
             "links": links,
             "can_direct": can_direct,
+            "can_start": can_start,
             "actions": selectors.match_director_actions(match) if can_direct else None,
             "action_error": error,
             "playing": any(row.link.game.status == Game.Status.IN_PROGRESS for row in links),
@@ -259,7 +261,8 @@ def match_pad(request: HttpRequest, pk: int) -> HttpResponse:
 @require_POST
 @login_required
 def match_game_start(request: HttpRequest, pk: int) -> HttpResponse:
-    """A director starts the match's next game; its score-pad opens."""
+    """A director, or the scorekeeper of the match's table, starts the match's next game; its
+    score-pad opens."""
     match = _match_or_404(request, pk)
     try:
         link = services.match_game_start(match_id=match.pk, actor=request.user)
