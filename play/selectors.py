@@ -101,6 +101,7 @@ def table_state(table: Table | int, seat: int | None) -> dict[str, Any]:
         "public": table.public,
         "ruleset": table.ruleset_preset,
         "rules": table.ruleset,
+        "replace_after": table.replace_after,
         "you": seat,
         "seats": _seats(table, seat),
         "game": None if table.game is None else _game(table.game),
@@ -118,6 +119,7 @@ def table_state(table: Table | int, seat: int | None) -> dict[str, Any]:
             "dealer": hand.dealer,
             "cutter": cutter_of(hand.dealer),
             "cut": hand.cut_at,
+            "actions": hand.actions_count,
             "view": view,
             "result": None if hand.hand is None else hand.hand.result,
         }

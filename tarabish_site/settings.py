@@ -181,6 +181,13 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+#: Online play: a computer player waits this many seconds (at random between the two) before
+#: each move, as a person would.
+PLAY_COMPUTER_DELAY = (
+    env.float("PLAY_COMPUTER_DELAY_MIN", default=0.6),
+    env.float("PLAY_COMPUTER_DELAY_MAX", default=1.4),
+)
+
 # --------------------------------------------------------------------------------------- celery
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL

@@ -59,6 +59,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
+    path("play/", include("play.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI's page and its start-up script apart, so neither needs an inline script.
     path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="schema"), name="swagger-ui"),

@@ -1,0 +1,133 @@
+"""``/ws/play/<table>/``: one connection of a person at a table (seated or watching).
+
+On connecting, the connection receives the table as its seat sees it (a spectator's view
+when the person does not sit there). It sends moves as JSON, ``{"type": "play", "card":
+"JH"}`` and the like (see :func:`play.services.move`), always for its own seat: a move is
+refused, to this connection only, with ``{"event": "refused", "code", "reason"}`` (the
+engine's reason). An accepted move is stored and the table's group told of the new version;
+every connection then sends its own seat's view (``{"event": "state", ...}``), read from the
+database by the process holding the connection, so a table's four people may be connected to
+four processes and no card travels through the channel layer.
+
+Computer players move from here: after a view is sent, a seated connection waits a short,
+human-like delay and asks for the one computer move owed, if any, at that version (several
+connections asking at once is harmless: the first takes it, the rest find the version moved).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+from urllib.parse import parse_qs
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from django.conf import settings
+
+from play import live, services
+from play.models import Table
+from play.selectors import table_state
+from scoring.engine import EngineError
+from tarabish_site.api.errors import ApplicationError
+
+NOT_FOUND = 4404
+
+
+def _delay() -> float:
+    low, high = settings.PLAY_COMPUTER_DELAY
+    return float(random.uniform(low, high))  # noqa: S311 - a pause, not a secret
+
+
+class TableConsumer(AsyncJsonWebsocketConsumer):
+    table_id: int = 0
+    seat: int | None = None
+    group: str | None = None
+    sent_version: int = 0
+    driver: asyncio.Task[None] | None = None
+
+    async def connect(self) -> None:
+        key = self.scope["url_route"]["kwargs"]["table"]
+        user = self.scope.get("user")
+        query = parse_qs(self.scope.get("query_string", b"").decode())
+        token = (query.get("invite") or [""])[0]
+        found = await database_sync_to_async(self._admit)(int(key), user, token)
+        if found is None:
+            await self.close(code=NOT_FOUND)
+            return
+        self.table_id, self.seat = found
+        self.group = live.group(self.table_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self._send_state()
+
+    def _admit(self, pk: int, user: Any, token: str) -> tuple[int, int | None] | None:
+        table = Table.objects.filter(pk=pk).first()
+        if table is None or not services.table_watch(table=table, user=user, token=token):
+            return None
+        seat = services.seat_of(table, user)
+        if seat is not None:
+            services.seat_away(table=table, seat=seat, away=False)
+        return table.pk, seat
+
+    async def disconnect(self, code: int) -> None:
+        if self.driver is not None:
+            self.driver.cancel()
+        if self.group is not None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+        if self.seat is not None:
+            await database_sync_to_async(services.seat_away)(
+                table=self.table_id, seat=self.seat, away=True
+            )
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        ref = content.get("ref") if isinstance(content, dict) else None
+        if self.seat is None:
+            await self._refuse("not_seated", "you are watching: take a seat to play", ref)
+            return
+        if not isinstance(content, dict):
+            await self._refuse("bad_move", "a move is a JSON object with a type", ref)
+            return
+        data = {k: v for k, v in content.items() if k != "ref"}
+        try:
+            await database_sync_to_async(services.move)(
+                table=self.table_id, seat=self.seat, data=data
+            )
+        except (EngineError, ApplicationError) as exc:
+            code = getattr(exc, "code", "refused")
+            await self._refuse(str(code), str(exc), ref)
+
+    async def _refuse(self, code: str, reason: str, ref: Any) -> None:
+        await self.send_json({"event": "refused", "code": code, "reason": reason, "ref": ref})
+
+    async def live_changed(self, message: dict[str, Any]) -> None:
+        version = message["details"].get("version", 0)
+        if version > self.sent_version:
+            await self._send_state()
+
+    async def _send_state(self) -> None:
+        state = await database_sync_to_async(table_state)(self.table_id, self.seat)
+        if state["version"] <= self.sent_version:
+            return
+        self.sent_version = state["version"]
+        await self.send_json(state)
+        computers = any(s["bot"] for s in state["seats"]) or (
+            state["replace_after"] is not None and any(s["away"] for s in state["seats"])
+        )
+        if self.seat is not None and computers:
+            if self.driver is not None and not self.driver.done():
+                self.driver.cancel()
+            self.driver = asyncio.ensure_future(self._computers(state))
+
+    async def _computers(self, state: dict[str, Any]) -> None:
+        """After a pause, the computer move owed at this version, if any; when a person is
+        away and the table replaces them, again once they have been away long enough."""
+        await asyncio.sleep(_delay())
+        version = state["version"]
+        move = database_sync_to_async(services.computer_move)
+        if await move(table=self.table_id, version=version):
+            return
+        after = state["replace_after"]
+        if after is not None and any(s["away"] for s in state["seats"]):
+            await asyncio.sleep(after)
+            await move(table=self.table_id, version=version)

@@ -1,0 +1,77 @@
+"""Online play over plain HTTP, for a client that cannot keep a WebSocket open: the table's
+state for one's seat (``GET .../state/``, with an ETag: 304 until the table changes) and a
+move (``POST .../move/``, the same JSON a socket sends). A poll also makes the computer move
+owed, once the computer's pause is over, as an open socket would."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.utils import timezone
+from django.views.decorators.http import require_GET, require_POST
+
+from play import services
+from play.models import Table
+from play.selectors import table_state
+from scoring.engine import EngineError
+from tarabish_site.api.errors import ApplicationError
+
+
+def _error(status: int, message: str, code: str, field: str = "") -> JsonResponse:
+    fields = {field: [message]} if field else {}
+    return JsonResponse({"message": message, "code": code, "fields": fields}, status=status)
+
+
+def _visible_table(request: HttpRequest, pk: int) -> Table | None:
+    table = get_object_or_404(Table.objects.select_related("game"), pk=pk)
+    token = request.GET.get("invite", "")
+    return table if services.table_watch(table=table, user=request.user, token=token) else None
+
+
+@require_GET
+def table_state_view(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _visible_table(request, pk)
+    if table is None:
+        return _error(404, f"table {pk} does not exist", "not_found")
+    seat = services.seat_of(table, request.user)
+    low, _ = settings.PLAY_COMPUTER_DELAY
+    due = seat is not None and timezone.now() - table.updated_at >= timedelta(seconds=low)
+    if due and services.computer_move(table=table, version=table.version):
+        table.refresh_from_db()
+    etag = f'"{table.version}-{"s" if seat is None else seat}"'
+    if request.headers.get("If-None-Match") == etag:
+        response = HttpResponse(status=304)
+    else:
+        response = JsonResponse(table_state(table, seat))
+    response["ETag"] = etag
+    response["Cache-Control"] = "no-cache, private"
+    return response
+
+
+@require_POST
+def table_move_view(request: HttpRequest, pk: int) -> HttpResponse:
+    table = _visible_table(request, pk)
+    if table is None:
+        return _error(404, f"table {pk} does not exist", "not_found")
+    seat = services.seat_of(table, request.user)
+    if seat is None:
+        return _error(403, "you are watching: take a seat to play", "not_seated", "seat")
+    try:
+        data = json.loads(request.body or b"{}")
+    except ValueError:
+        return _error(400, "a move is a JSON object with a type", "bad_json", "type")
+    if not isinstance(data, dict):
+        return _error(400, "a move is a JSON object with a type", "bad_json", "type")
+    try:
+        services.move(table=table.pk, seat=seat, data=data)
+    except EngineError as exc:
+        return _error(409, str(exc), exc.code, exc.field or "type")
+    except ApplicationError as exc:
+        return JsonResponse(
+            {"message": exc.message, "code": exc.code, "fields": exc.fields}, status=exc.status
+        )
+    return JsonResponse(table_state(table.pk, seat))
