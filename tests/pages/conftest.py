@@ -6,6 +6,7 @@ beside it are ordinary synchronous calls, which Django would refuse while a loop
 """
 
 import os
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -36,8 +37,22 @@ class OneRequestAtATime(WSGIServer):
     not yet its hand). Served one request at a time, as a connection of its own would see it.
     """
 
+    busy = threading.Lock()
+
     def __init__(self, *args: Any, connections_override: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)  # the server thread already uses the override
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        with self.busy:
+            super().process_request(request, client_address)
+
+    @classmethod
+    def wait_idle(cls) -> None:
+        """Return once the request being served, if any, is answered: a request the browser
+        sent just before its context closed must not be writing while the test's database is
+        emptied (SQLite would answer "database table is locked")."""
+        with cls.busy:
+            pass
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -69,6 +84,7 @@ def browser_context(browser: Any, live_server: Any) -> Iterator[Any]:
     context.set_default_timeout(10_000)
     yield context
     context.close()
+    OneRequestAtATime.wait_idle()
 
 
 @pytest.fixture
