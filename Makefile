@@ -16,7 +16,7 @@ SERVICES_ENV := TARABISH_TEST_SERVICES=1 DATABASE_URL=$(PG_URL) \
 	CELERY_TASK_DEFAULT_QUEUE=tarabish-test-$(shell date +%s)-$$$$ \
 	CHANNEL_LAYER_PREFIX=tarabish-test-$(shell date +%s)-$$$$
 
-.PHONY: venv run demo test test-js test-services check format lock screenshots clean
+.PHONY: venv run demo test test-js test-services check contract format lock screenshots clean
 
 venv: $(STAMP)
 
@@ -54,6 +54,11 @@ check: venv
 	$(BIN)/mypy .
 	$(BIN)/lint-imports
 	for module in $(JS_MODULES) $(wildcard $(JS_TESTS)/*.js); do node --check $$module || exit 1; done
+
+# The API as stock tools see it: the schema validated, a client generated from it playing a
+# game and a tournament match, schemathesis over every operation (tools/api_contract.py).
+contract: venv
+	$(BIN)/python tools/api_contract.py
 
 format: venv
 	$(BIN)/ruff check --fix .

@@ -314,6 +314,11 @@ SPECTACULAR_SETTINGS = {
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
     "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "GET_LIB_DOC_EXCLUDES": "tarabish_site.api.schema.lib_doc_excludes",
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "tarabish_site.api.schema.refuse_unknown_keys_hook",
+    ],
     # One name for each set of choices that several fields share.
     "ENUM_NAME_OVERRIDES": {
         "SeatEnum": "scoring.models.SEAT_CHOICES",

@@ -4,8 +4,7 @@ from django.db.models import Q, QuerySet
 from django_filters import rest_framework as filters
 
 from scoring.models import Game, MisplayDispute, Player, Team
-from tarabish_site.api.filters import FilterSet, IdFilter
-from tarabish_site.api.routes import ID_MAX
+from tarabish_site.api.filters import FilterSet, IdFilter, RowIdFilter
 
 
 class GameFilter(FilterSet):
@@ -81,12 +80,7 @@ class PlayerFilter(FilterSet):
 
 
 class DisputeFilter(FilterSet):
-    game = filters.NumberFilter(
-        field_name="hand__game",
-        help_text="Disputes of this game.",
-        min_value=1,
-        max_value=ID_MAX,
-    )
+    game = RowIdFilter(field_name="hand__game", help_text="Disputes of this game.")
     status = filters.ChoiceFilter(choices=MisplayDispute.Status.choices)
 
     class Meta:

@@ -60,6 +60,7 @@ from tarabish_site.api.versioning import (
     ETAG_RESPONSE_HEADER,
     IF_MATCH,
     IF_MATCH_PARAMETER,
+    IF_MATCH_SCHEMA,
     IF_NONE_MATCH_PARAMETER,
     OPTIONAL_IF_MATCH_PARAMETER,
     expected_version,
@@ -82,7 +83,7 @@ GAME_ID = OpenApiParameter(
 #: hand's answer, whose ``game.version`` it is), not a hand's.
 GAME_IF_MATCH = OpenApiParameter(
     name="If-Match",
-    type=OpenApiTypes.STR,
+    type=IF_MATCH_SCHEMA,
     location=OpenApiParameter.HEADER,
     required=True,
     description='The game\'s `ETag` (or `"<game.version>"` from the last answer), for example '

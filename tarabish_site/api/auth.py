@@ -5,7 +5,6 @@ from typing import Any
 from drf_spectacular.utils import OpenApiExample, extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.authtoken.views import ObtainAuthToken
-from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -20,7 +19,8 @@ class TokenView(ObtainAuthToken):
 
     permission_classes = [AllowAny]
     throttle_classes = [LoginThrottle]
-    parser_classes = [FormParser, MultiPartParser, JSONParser]
+    # JSON only, as every other write: one body the schema declares and clients generate.
+    parser_classes = [JSONParser]
 
     @extend_schema(
         operation_id="auth_token_obtain",

@@ -32,5 +32,11 @@ class Pagination(PageNumberPagination):
             if parameter["name"] == self.page_query_param:
                 parameter["schema"]["minimum"] = 1
             if parameter["name"] == self.page_size_query_param:
-                parameter["schema"].update(minimum=1, maximum=self.max_page_size)
+                # Larger is answered with the largest page: a clamp, not a refusal, so the
+                # schema gives no maximum and says so in words.
+                parameter["schema"].update(minimum=1)
+                parameter["description"] = (
+                    f"Rows a page, from 1; more than {self.max_page_size} is answered with "
+                    f"{self.max_page_size}."
+                )
         return parameters

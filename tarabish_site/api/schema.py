@@ -12,6 +12,7 @@ from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.openapi import AutoSchema
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
+from rest_framework.permissions import SAFE_METHODS, IsAuthenticatedOrReadOnly
 
 
 class ErrorSerializer(serializers.Serializer[object]):
@@ -100,7 +101,10 @@ _ERRORS: dict[int, tuple[str, str, str, dict[str, list[str]]]] = {
 #: A list's own errors: a filter's value it cannot read, a page past the last.
 _LIST_ERRORS: dict[int, tuple[str, str, str, dict[str, list[str]]]] = {
     400: (
-        "A filter's value is not valid: each filter in error is named with the reason.",
+        (
+            "A filter's value is not valid, or a query parameter is one the list does not "
+            "take, is given twice or is empty: each is named with the reason."
+        ),
         "invalid",
         "status: Select a valid choice. over is not one of the available choices.",
         {"status": ["Select a valid choice. over is not one of the available choices."]},
@@ -163,11 +167,23 @@ _WRITES = ("POST", "PUT", "PATCH", "DELETE")
 
 class ApiAutoSchema(AutoSchema):
     """drf-spectacular's schema, with the errors every list and every write answers
-    documented once here rather than on each: for a list, 400 when it has filters (a value
-    it cannot read), 404 when it is paginated (a page past the last) or lives under another
-    resource (a game or a tournament that does not exist); for a write, 429 (the write rate
-    limit) and the errors of the headers it takes (``If-Match``, ``Idempotency-Key``). An
-    operation that documents its own keeps them."""
+    documented once here rather than on each: for a list, 400 (a filter's value it cannot
+    read, a query parameter it does not take, given twice or empty), 404 when it is paginated
+    (a page past the last) or lives under another resource (a game or a tournament that does
+    not exist); for a write, 429 (the write rate limit) and the errors of the headers it takes
+    (``If-Match``, ``Idempotency-Key``). An operation that documents its own keeps them."""
+
+    def get_auth(self) -> list[dict[str, Any]]:
+        """Reads that need no token say so (``{}`` among the security requirements) for any
+        view whose permission reads for anyone: drf-spectacular knows only DRF's own class."""
+        auths: list[dict[str, Any]] = super().get_auth()
+        anonymous_reads = self.method in SAFE_METHODS and any(
+            isinstance(permission, IsAuthenticatedOrReadOnly)
+            for permission in self.view.get_permissions()
+        )
+        if anonymous_reads and {} not in auths:
+            auths.append({})
+        return auths
 
     def _header_names(self) -> set[str]:
         return {
@@ -202,10 +218,7 @@ class ApiAutoSchema(AutoSchema):
             return responses
         view: Any = self.view  # a GenericAPIView, for a list
         added: dict[int, OpenApiResponse] = {}
-        filters = ("filterset_class", "filterset_fields")
-        if any(getattr(view, name, None) for name in filters) and any(
-            issubclass(backend, DjangoFilterBackend) for backend in view.filter_backends
-        ):
+        if any(issubclass(backend, DjangoFilterBackend) for backend in view.filter_backends):
             added[400] = error_response(400, errors=_LIST_ERRORS)
         nested = "{" in self.path
         if self._get_paginator() is not None or nested:  # type: ignore[no-untyped-call]
@@ -214,3 +227,41 @@ class ApiAutoSchema(AutoSchema):
                 description = "No such page, or the resource the list belongs to does not exist."
             added[404] = error_response(404, description, errors=_LIST_ERRORS)
         return self._add(responses, added, direction)
+
+
+def lib_doc_excludes() -> list[type]:
+    """Classes whose docstring is no component's description (``GET_LIB_DOC_EXCLUDES``):
+    drf-spectacular's own list and the body mixins, so that a serializer without a docstring
+    of its own gets no description rather than a mixin's."""
+    from drf_spectacular.plumbing import get_lib_doc_excludes
+
+    from tarabish_site.api.serializers import OnlyItsChanges, OnlyItsFields
+
+    return [*get_lib_doc_excludes(), OnlyItsFields, OnlyItsChanges]  # type: ignore[no-untyped-call]
+
+
+def _subclasses(cls: type) -> set[type]:
+    found: set[type] = set()
+    pending = [cls]
+    while pending:
+        for sub in pending.pop().__subclasses__():
+            if sub not in found:
+                found.add(sub)
+                pending.append(sub)
+    return found
+
+
+def refuse_unknown_keys_hook(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """``additionalProperties: false`` on each request body that refuses keys it does not know
+    (:class:`~tarabish_site.api.serializers.OnlyItsFields`), so that clients and tests built
+    from the schema know an extra key is an error (a postprocessing hook)."""
+    from tarabish_site.api.serializers import OnlyItsFields
+
+    components = result.get("components", {}).get("schemas", {})
+    for cls in _subclasses(OnlyItsFields):
+        base = cls.__name__.removesuffix("Serializer")
+        for name in (f"{base}Request", f"Patched{base}Request"):
+            component = components.get(name)
+            if component is not None and component.get("type") == "object":
+                component["additionalProperties"] = False
+    return result

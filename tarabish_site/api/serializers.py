@@ -1,5 +1,6 @@
 """Serializer pieces shared by the API's apps."""
 
+import json
 from typing import Any
 
 from rest_framework import serializers
@@ -24,14 +25,69 @@ def refuse_unknown_keys(
         )
 
 
+#: The JSON type each kind of field takes, in the order tried (a subclass before its base).
+_JSON_TYPES: tuple[
+    tuple[type[serializers.Field[Any, Any, Any, Any]], type | tuple[type, ...], str], ...
+] = (
+    (serializers.BooleanField, bool, "true or false"),
+    (serializers.IntegerField, int, "a whole number"),
+    (serializers.PrimaryKeyRelatedField, int, "a whole number (an id)"),
+    (serializers.FloatField, (int, float), "a number"),
+    (serializers.CharField, str, "a string"),
+    (serializers.DateField, str, "a date as a string (YYYY-MM-DD)"),
+    (serializers.ListField, list, "a list"),
+    (serializers.DictField, dict, "an object"),
+)
+
+
+def _json_type(field: serializers.Field[Any, Any, Any, Any]) -> tuple[Any, str] | None:
+    if isinstance(field, serializers.ChoiceField):
+        kinds = {type(value) for value in field.choices}
+        if kinds == {str}:
+            return str, "a string"
+        if kinds == {int}:
+            return int, "a whole number"
+        return None
+    for kind, python, words in _JSON_TYPES:
+        if isinstance(field, kind):
+            return python, words
+    return None
+
+
+def refuse_wrong_types(serializer: serializers.Serializer[Any], data: Any) -> None:
+    """Refuse (400 ``invalid``, naming each) the values of ``data`` that are not of the JSON
+    type their field documents: ``0`` for a string, ``"1"`` or ``true`` for a number, ``"yes"``
+    for true or false. DRF would turn them into the type it wants; the schema says otherwise,
+    and a client sending them has a bug it should hear about."""
+    if not isinstance(data, dict):
+        return
+    wrong: dict[str, list[str]] = {}
+    for name, value in data.items():
+        field = serializer.fields.get(name)
+        if field is None or field.read_only or (value is None and field.allow_null):
+            continue
+        expected = _json_type(field)
+        if expected is None:
+            continue
+        python, words = expected
+        is_bool = isinstance(value, bool)
+        if not isinstance(value, python) or (is_bool and python is not bool):
+            wrong[name] = [f"must be {words}, not {json.dumps(value)[:40]}"]
+    if wrong:
+        message = "; ".join(f"{name}: {reasons[0]}" for name, reasons in wrong.items())
+        raise ValidationFailed(message, code="invalid", fields=wrong)
+
+
 class OnlyItsFields(serializers.Serializer[Any]):
     """A body that names only what it can set: a key it does not know (a field that is
-    read-only, or misspelt) is refused with 400 ``unknown_field`` naming it."""
+    read-only, or misspelt) is refused with 400 ``unknown_field`` naming it, and a value not of
+    its field's JSON type with 400 ``invalid``."""
 
     unknown_reason = "is not a key of this request"
 
     def to_internal_value(self, data: Any) -> Any:
         refuse_unknown_keys(self, data, self.unknown_reason)
+        refuse_wrong_types(self, data)
         return super().to_internal_value(data)
 
 

@@ -31,9 +31,12 @@ IF_MATCH = "If-Match"
 _STRONG_TAG = re.compile(r'"(\d{1,18})"')
 _ANY_TAG = re.compile(r'\s*(?:W/)?"([^"]*)"\s*')
 
+#: A strong tag, as the ETag it answers: ``"7"``.
+IF_MATCH_SCHEMA = {"type": "string", "pattern": '^"[0-9]{1,18}"$'}
+
 IF_MATCH_PARAMETER = OpenApiParameter(
     name=IF_MATCH,
-    type=OpenApiTypes.STR,
+    type=IF_MATCH_SCHEMA,
     location=OpenApiParameter.HEADER,
     required=True,
     description=(
@@ -43,7 +46,7 @@ IF_MATCH_PARAMETER = OpenApiParameter(
 )
 OPTIONAL_IF_MATCH_PARAMETER = OpenApiParameter(
     name=IF_MATCH,
-    type=OpenApiTypes.STR,
+    type=IF_MATCH_SCHEMA,
     location=OpenApiParameter.HEADER,
     required=False,
     description=(

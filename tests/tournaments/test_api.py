@@ -60,7 +60,9 @@ def test_a_yes_no_filter_reads_true_and_false_and_refuses_anything_else() -> Non
     assert slugs("?public=true") == ["open"]
     assert slugs("?public=False") == ["secret"]
     assert slugs("?public=0") == ["secret"]
-    assert slugs("?public=") == ["open", "secret"]
+    assert slugs("") == ["open", "secret"]
+    empty = client.get("/api/v1/tournaments/?public=")
+    assert (empty.status_code, list(empty.json()["fields"])) == (400, ["public"])
     typo = client.get("/api/v1/tournaments/?public=yes please")
     assert typo.status_code == 400
     assert typo.json()["fields"] == {"public": ["yes please is neither true nor false."]}

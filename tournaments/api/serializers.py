@@ -93,7 +93,9 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
 
 class TournamentCreateSerializer(OnlyItsFields):
     name = serializers.CharField(max_length=200)
-    slug = serializers.SlugField(max_length=80, required=False, default="")
+    slug = serializers.SlugField(
+        max_length=80, required=False, help_text="Omitted: made from the name."
+    )
     venue = serializers.CharField(max_length=200, required=False, default="", allow_blank=True)
     starts_on = serializers.DateField()
     ends_on = serializers.DateField(required=False, default=None)
@@ -258,7 +260,9 @@ class StageSerializer(serializers.ModelSerializer[Stage]):
 
 class StageCreateSerializer(OnlyItsFields):
     kind = serializers.ChoiceField(choices=Stage.Kind.choices)
-    name = serializers.CharField(max_length=100, required=False, default="")
+    name = serializers.CharField(
+        max_length=100, required=False, help_text="Omitted: numbered and named after its kind."
+    )
     pool_count = serializers.IntegerField(
         min_value=1, max_value=POOLS_MAX, required=False, default=1
     )

@@ -14,7 +14,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_view
 from rest_framework import mixins, serializers
 from rest_framework.decorators import action
-from rest_framework.permissions import SAFE_METHODS, BasePermission, IsAuthenticated
+from rest_framework.permissions import IsAuthenticated, IsAuthenticatedOrReadOnly
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -69,15 +69,6 @@ TAG_T, TAG_E, TAG_S, TAG_M, TAG_R = "tournaments", "entries", "stages", "matches
 ViewMethod = TypeVar("ViewMethod", bound=Callable[..., Response])
 
 
-class ReadAnyoneWriteSignedIn(BasePermission):
-    """Reads for anyone (what they may see is the selectors' business); writes signed in."""
-
-    def has_permission(self, request: Request, view: Any) -> bool:
-        if request.method in SAFE_METHODS:
-            return True
-        return bool(request.user and request.user.is_authenticated)
-
-
 def _actor(request: Request) -> "User | None":
     return request.user if request.user.is_authenticated else None
 
@@ -99,7 +90,8 @@ def _tournament_response(tournament_id: int, status: int = 200) -> Response:
 
 
 class JsonApiViewSet(ApiViewSet):
-    permission_classes = [ReadAnyoneWriteSignedIn]
+    # Reads for anyone (what they may see is the selectors' business); writes signed in.
+    permission_classes = [IsAuthenticatedOrReadOnly]
 
 
 def _action_schema(

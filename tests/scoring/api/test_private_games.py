@@ -87,7 +87,7 @@ def test_a_game_is_started_private_and_made_public(api: APIClient, anon: APIClie
     stale = api.patch(url, {"public": False}, headers={"If-Match": f'"{new.version}"'})
     assert stale.status_code == 412
     assert api.patch(url, {"public": "perhaps"}, headers=current(new)).json()["fields"] == {
-        "public": ["Must be a valid boolean."]
+        "public": ['must be true or false, not "perhaps"']
     }
 
 
