@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "csp",
+    "corsheaders",
     "rest_framework",
     "rest_framework.authtoken",
     "django_filters",
@@ -89,6 +90,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "tarabish_site.csp.SiteCSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before anything that may answer (CommonMiddleware), so every API answer has its headers.
+    "corsheaders.middleware.CorsMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -295,6 +298,22 @@ REST_FRAMEWORK = {
     # socket's address is the client's, so a header a client made up moves nothing.
     "NUM_PROXIES": env.int("DJANGO_NUM_PROXIES", default=0),
 }
+
+# Web clients on other origins (django-cors-headers): the API only, to the origins listed (none
+# by default), with token authentication (no cookies), reading the headers a client needs.
+CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
+CORS_URLS_REGEX = r"^/api/.*$"
+CORS_ALLOW_CREDENTIALS = False
+CORS_ALLOW_HEADERS = [
+    "accept",
+    "authorization",
+    "content-type",
+    "idempotency-key",
+    "if-match",
+    "if-none-match",
+]
+CORS_EXPOSE_HEADERS = ["ETag", "Location", "Idempotent-Replayed", "Retry-After"]
+CORS_PREFLIGHT_MAX_AGE = 3600
 
 # How long a response stays stored for its Idempotency-Key (tarabish_site.api.idempotency).
 IDEMPOTENCY_KEY_TTL_HOURS = env.int("IDEMPOTENCY_KEY_TTL_HOURS", default=48)
