@@ -54,8 +54,9 @@ endpoint's own: in a closed loop the two goals pull against each other, since ha
 60% of the bare endpoint's throughput waits about 1 / 0.6 times as long as it does.
 
 Setup, start to end: a dedicated PostgreSQL database (``--db``, dropped first if it exists)
-is created and migrated; one account and token per pad; gunicorn is started with
-``deploy/gunicorn.conf.py`` on a free loopback port (``GUNICORN_WORKERS``,
+is created and migrated; one account and device token (hashed, expiring, as the API's) per
+pad; gunicorn is started with ``deploy/gunicorn.conf.py`` on a free loopback port
+(``GUNICORN_WORKERS``,
 ``GUNICORN_WORKER_CLASS`` and ``GUNICORN_THREADS`` from the environment, the values in effect
 printed; ``GUNICORN_MAX_REQUESTS`` is 0 unless
 given, so no worker restarts in the middle of a measurement, and restarts are counted;
@@ -223,11 +224,11 @@ def prepare(pads: int, needed: int, seed: int) -> list[Pad]:
     from django.conf import settings
     from django.contrib.auth import get_user_model
     from django.db import connection
-    from rest_framework.authtoken.models import Token
 
     from scoring import services
     from scoring.engine import preset, simulate_game
     from scoring.models import Player
+    from tarabish_site.core.models import DeviceToken
 
     table = getattr(settings, "BENCH_BARE_TABLE", "bench_bare_row")
     with connection.cursor() as cursor:
@@ -240,7 +241,7 @@ def prepare(pads: int, needed: int, seed: int) -> list[Pad]:
     out = []
     for n in range(pads):
         user = get_user_model().objects.create_user(f"pad{n}", password=None)
-        token = Token.objects.create(user=user)
+        _, token = DeviceToken.objects.create(user=user, device=f"Pad {n}")
         seats = [Player.objects.create(display_name=f"Pad {n} seat {s}") for s in range(4)]
         team_a = services.team_create(player_one=seats[0], player_two=seats[2])
         team_b = services.team_create(player_one=seats[1], player_two=seats[3])
@@ -260,7 +261,7 @@ def prepare(pads: int, needed: int, seed: int) -> list[Pad]:
                 summary = hand.summary.to_json()
                 summary.pop("dealer")
                 planned.append((game.pk, {"entry_kind": "summary", "number": number, **summary}))
-        out.append(Pad(token.key, tuple(planned[:needed])))
+        out.append(Pad(token, tuple(planned[:needed])))
     connection.close()
     return out
 

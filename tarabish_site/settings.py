@@ -7,6 +7,7 @@ workers and Redis. ``TARABISH_ENV=production`` fails closed: no default secret k
 hosts, secure cookies, no debug.
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import django_stubs_ext
@@ -74,7 +75,10 @@ INSTALLED_APPS = [
     "csp",
     "corsheaders",
     "rest_framework",
+    # Only for the migration that turns its keys into device tokens (core 0004); no view or
+    # authentication reads its table any more.
     "rest_framework.authtoken",
+    "knox",
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -220,6 +224,10 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "tournaments.tasks.standings_recompute_all",
         "schedule": 300.0,
     },
+    "device-tokens-expire": {
+        "task": "tarabish_site.core.tasks.device_tokens_expire_task",
+        "schedule": 3600.0,
+    },
     "idempotency-records-expire": {
         "task": "tarabish_site.core.tasks.idempotency_records_expire_task",
         "schedule": 3600.0,
@@ -268,7 +276,7 @@ STORAGES = {
 # ------------------------------------------------------------------------------------------ api
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
-        "rest_framework.authentication.TokenAuthentication",
+        "tarabish_site.api.authentication.DeviceTokenAuthentication",
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["tarabish_site.api.permissions.DenyAll"],
@@ -299,6 +307,19 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": env.int("DJANGO_NUM_PROXIES", default=0),
 }
 
+# Device tokens (django-rest-knox, tarabish_site.core.models.DeviceToken): stored hashed, one a
+# device, sliding expiry: each use moves it DEVICE_TOKEN_TTL_DAYS on (at most once a minute).
+KNOX_TOKEN_MODEL = "core.DeviceToken"  # noqa: S105 (a model, not a secret)
+REST_KNOX = {
+    "TOKEN_MODEL": KNOX_TOKEN_MODEL,
+    "TOKEN_TTL": timedelta(days=env.int("DEVICE_TOKEN_TTL_DAYS", default=30)),
+    "AUTO_REFRESH": True,
+    "MIN_REFRESH_INTERVAL": 60,
+    "AUTH_HEADER_PREFIX": "Token",
+}
+# knox's own token table is never made: DeviceToken takes its place.
+MIGRATION_MODULES = {"knox": None}
+
 # Web clients on other origins (django-cors-headers): the API only, to the origins listed (none
 # by default), with token authentication (no cookies), reading the headers a client needs.
 CORS_ALLOWED_ORIGINS = env.list("CORS_ALLOWED_ORIGINS", default=[])
@@ -322,7 +343,7 @@ SPECTACULAR_SETTINGS = {
     "TITLE": "Tarabish API",
     "DESCRIPTION": (
         "Scorekeeping and tournaments for the Cape Breton card game Tarabish. "
-        "Token authentication (`Authorization: Token <key>`), idempotent POSTs "
+        "Device tokens (`Authorization: Token <token>`, from `auth/token/`), idempotent POSTs "
         "(`Idempotency-Key`), optimistic concurrency (`ETag` / `If-Match`)."
     ),
     "VERSION": "1.0.0",

@@ -16,7 +16,7 @@ from rest_framework.routers import APIRootView, DefaultRouter
 
 from scoring.api import urls as scoring_api
 from tarabish_site.accounts import SignInView
-from tarabish_site.api.auth import TokenView
+from tarabish_site.api.auth import TokenListView, TokenRevokeView, TokenView
 from tarabish_site.api.exceptions import (
     api_not_found,
     json_bad_request,
@@ -47,6 +47,8 @@ api_urlpatterns = [
     *router.urls,
     *tournaments_api.urlpatterns,
     path("auth/token/", TokenView.as_view(), name="auth-token"),
+    path("auth/tokens/", TokenListView.as_view(), name="auth-tokens"),
+    path("auth/tokens/<uuid:id>/", TokenRevokeView.as_view(), name="auth-token-revoke"),
 ]
 
 urlpatterns = [

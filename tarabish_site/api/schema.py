@@ -9,7 +9,9 @@
 from typing import Any
 
 from django_filters.rest_framework import DjangoFilterBackend
+from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
+from drf_spectacular.plumbing import build_bearer_security_scheme_object
 from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
 from rest_framework import serializers
 from rest_framework.permissions import SAFE_METHODS, IsAuthenticatedOrReadOnly
@@ -41,7 +43,7 @@ _ERRORS: dict[int, tuple[str, str, str, dict[str, list[str]]]] = {
         {"card_points": ["card points 161 are impossible: no card is worth 1"]},
     ),
     401: (
-        "No valid credentials: send `Authorization: Token <key>`.",
+        "No valid credentials: send `Authorization: Token <token>` (a device token).",
         "not_authenticated",
         "Authentication credentials were not provided.",
         {},
@@ -265,3 +267,21 @@ def refuse_unknown_keys_hook(result: dict[str, Any], **kwargs: Any) -> dict[str,
             if component is not None and component.get("type") == "object":
                 component["additionalProperties"] = False
     return result
+
+
+class DeviceTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
+    """``Authorization: Token <token>``: a device token (``tarabish_site.api.authentication``)."""
+
+    target_class = "tarabish_site.api.authentication.DeviceTokenAuthentication"
+    name = "tokenAuth"
+
+    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
+        definition: dict[str, Any] = build_bearer_security_scheme_object(
+            header_name="Authorization",
+            token_prefix="Token",  # noqa: S106 (the scheme's word, not a secret)
+        )
+        definition["description"] = (
+            "A device token from `POST /api/v1/auth/token/`, sent as `Token <token>`; it "
+            "expires when unused for the days the sign-in answer's `expiry` counts."
+        )
+        return definition

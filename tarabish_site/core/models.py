@@ -1,7 +1,10 @@
+import uuid
+
 from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.utils import timezone
+from knox.models import AbstractAuthToken, AuthTokenManager
 
 
 class WorkerHeartbeat(models.Model):
@@ -62,3 +65,23 @@ class IdempotencyRecord(models.Model):
 
     def __str__(self) -> str:
         return f"{self.method} {self.path} key {self.key} -> {self.status_code}"
+
+
+class DeviceToken(AbstractAuthToken):  # type: ignore[misc]  # django-rest-knox is untyped
+    """An API token of one device of an account (django-rest-knox's token, with the device's
+    name). Only a SHA-512 digest of the token is stored; the token itself is shown once, in
+    the answer to signing in. It expires ``DEVICE_TOKEN_TTL_DAYS`` after its last use (each use
+    moves the expiry on, at most once a minute), and its owner or staff revoke it."""
+
+    objects = AuthTokenManager()
+
+    public_id: "models.UUIDField[uuid.UUID, uuid.UUID]" = models.UUIDField(
+        default=uuid.uuid4, unique=True, editable=False
+    )
+    device: "models.CharField[str, str]" = models.CharField(max_length=60)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.device} of {self.user}"

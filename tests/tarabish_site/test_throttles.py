@@ -53,7 +53,7 @@ def test_the_write_limit_starts_again_with_the_next_window(monkeypatch: pytest.M
 
 
 @pytest.mark.django_db
-def test_the_token_endpoint_gives_the_accounts_token() -> None:
+def test_the_token_endpoint_gives_a_new_token_each_device() -> None:
     User.objects.create_user("keeper", password="a long passphrase")
     api = APIClient()
     response = api.post(
@@ -61,9 +61,9 @@ def test_the_token_endpoint_gives_the_accounts_token() -> None:
     )
     assert response.status_code == 200
     token = response.json()["token"]
-    assert len(token) == 40
+    assert len(token) == 64
     again = api.post("/api/v1/auth/token/", {"username": "keeper", "password": "a long passphrase"})
-    assert again.json()["token"] == token
+    assert again.json()["token"] != token
 
 
 @pytest.mark.django_db
