@@ -24,6 +24,7 @@ urlpatterns = [
         name="stage-live",
     ),
     path("tournaments/<slug:slug>/schedule/", public.schedule, name="schedule"),
+    path("tournaments/<slug:slug>/embed/", public.tournament_embed, name="embed"),
     path("tournaments/<slug:slug>/screen/", screen.big_screen, name="big-screen"),
     path("tournaments/<slug:slug>/screen/live/", screen.big_screen_live, name="big-screen-live"),
     path("tournaments/<slug:slug>/director/", director.director_day, name="director-day"),

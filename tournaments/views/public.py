@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from csp.decorators import csp_replace
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET
 
 from tournaments import selectors
@@ -71,3 +73,19 @@ def stage_live(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
     assert stage is not None  # noqa: S101 - _stage_of raised 404 otherwise
     context = {"tournament": tournament, **stage_context(stage, _highlight(request))}
     return render(request, "tournaments/_stage.html", context)
+
+
+@require_GET
+@xframe_options_exempt
+@csp_replace({"frame-ancestors": ["*"]})  # type: ignore[arg-type]  # its stubs take request only
+def tournament_embed(request: HttpRequest, slug: str) -> HttpResponse:
+    """A stage's bracket or standings (``?stage=``, else the latest), alone on a page that other
+    sites may show in a frame: the one page that may be framed (``X-Frame-Options`` left off,
+    ``frame-ancestors *``); it refreshes itself, and its links open on this site."""
+    tournament = _tournament_or_404(request, slug)
+    overview = selectors.tournament_overview(tournament)
+    stage = _stage_of(overview.stages, request.GET.get("stage"))
+    context: dict[str, Any] = {"tournament": tournament, "overview": overview}
+    if stage is not None:
+        context.update(stage_context(stage, _highlight(request)))
+    return render(request, "tournaments/embed.html", context)
