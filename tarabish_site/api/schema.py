@@ -165,6 +165,10 @@ _HEADER_ERRORS: dict[str, dict[int, str]] = {
     },
 }
 _WRITES = ("POST", "PUT", "PATCH", "DELETE")
+_REFUSED_CREDENTIALS = (
+    "The token sent is not valid (wrong, expired or revoked): send a valid one, or none "
+    "(this read needs none)."
+)
 
 
 class ApiAutoSchema(AutoSchema):
@@ -208,6 +212,14 @@ class ApiAutoSchema(AutoSchema):
 
     def _get_response_bodies(self, direction: Any = "response") -> dict[str, Any]:
         responses: dict[str, Any] = super()._get_response_bodies(direction)
+        if any(requirement for requirement in self.get_auth()):
+            # A token that is wrong, expired or revoked is refused before anything else, even
+            # where no token is needed.
+            responses = self._add(
+                responses,
+                {401: error_response(401, _REFUSED_CREDENTIALS if {} in self.get_auth() else None)},
+                direction,
+            )
         if self.method in _WRITES:
             for_writes = {429: error_response(429)}
             headers = self._header_names()
