@@ -127,7 +127,7 @@ class GameAdmin(_Styled, admin.ModelAdmin[Game]):
     list_select_related = ("team_a", "team_b")
     autocomplete_fields = ("scorekeepers",)
     inlines = (HandInline,)
-    actions = ("reopen",)
+    actions = ("end_early", "reopen")
     readonly_fields = (
         "team_a",
         "team_b",
@@ -180,12 +180,38 @@ class GameAdmin(_Styled, admin.ModelAdmin[Game]):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # games are created by scorekeepers through the API and pages
 
+    def has_delete_permission(self, request: HttpRequest, obj: Game | None = None) -> bool:
+        """A game with hands stays in the record (the database refuses too: its hands
+        protect it); one is ended early instead. A game nobody scored may go."""
+        if obj is not None and obj.hands.exists():
+            return False
+        return super().has_delete_permission(request, obj)
+
     @admin.display(description="Ruleset")
     def ruleset_in_words(self, game: Game) -> SafeString:
         rows = [
             format_html("<li><b>{}</b>: {}</li>", k, v) for k, v in game.engine_ruleset.describe()
         ]
         return format_html('<ul class="admin-rules">{}</ul>', SafeString("".join(rows)))
+
+    @admin.action(description="End the selected running games early (directors)")
+    def end_early(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
+        if not services.user_can_direct(request.user):
+            self.message_user(request, "Only a director ends games early.", messages.ERROR)
+            return
+        done = 0
+        for game in queryset:
+            try:
+                services.game_end_early(
+                    game=game,
+                    by=request.user,  # type: ignore[arg-type]
+                    reason=f"Ended early in the admin by {request.user.get_username()}",
+                )
+            except ApplicationError as exc:
+                self.message_user(request, exc.message, messages.WARNING)
+            else:
+                done += 1
+        self.message_user(request, f"Ended {done} game(s) early.", messages.SUCCESS)
 
     @admin.action(description="Reopen the selected finished games (directors)")
     def reopen(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:

@@ -275,7 +275,9 @@ class Hand(models.Model):
 
     OUTCOME_CHOICES = [(o.value, o.label) for o in Outcome]
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="hands")
+    # A game with hands is never deleted (it is ended early instead): its hands and their
+    # revisions are the record of what was played.
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="hands")
     number = models.PositiveSmallIntegerField()
     #: Undo keeps the hand and its history; an undone hand no longer counts.
     undone = models.BooleanField(default=False)

@@ -136,3 +136,67 @@ def test_a_player_or_team_added_twice_is_refused_in_words(director_client: Clien
     assert alone.context["adminform"].form.non_field_errors() == [
         "A team is two different players: choose another second player."
     ]
+
+
+def test_a_game_with_hands_cannot_be_deleted_one_by_one(director_client: Client) -> None:
+    game = GameFactory.create()
+    record_hands(game, 2)
+    url = reverse("admin:scoring_game_delete", args=[game.pk])
+    assert director_client.get(url).status_code == 403
+    assert director_client.post(url, {"post": "yes"}).status_code == 403
+    change = director_client.get(reverse("admin:scoring_game_change", args=[game.pk]))
+    assert url not in change.content.decode()  # no delete link to follow
+    assert Hand.objects.filter(game=game).count() == 2
+
+
+def test_delete_selected_keeps_games_with_hands_and_their_revisions(
+    director_client: Client,
+) -> None:
+    played = GameFactory.create()
+    hands = record_hands(played, 2)
+    services.hand_correct(
+        hand=hands[0],
+        entry=summary(caller=0, card_points=(100, 62)),
+        reason="miscounted",
+        expected_version=hands[0].version,
+    )
+    unscored = GameFactory.create()
+    response = director_client.post(
+        reverse("admin:scoring_game_changelist"),
+        {"action": "delete_selected", "_selected_action": [played.pk, unscored.pk], "post": "yes"},
+    )
+    assert response.status_code == 200  # the page that says what protects them
+    assert "Cannot delete" in response.content.decode()
+    assert Game.objects.filter(pk__in=[played.pk, unscored.pk]).count() == 2
+    assert Hand.objects.filter(game=played).count() == 2
+    assert hands[0].revisions.exists()
+
+
+def test_a_game_nobody_scored_can_be_deleted(director_client: Client) -> None:
+    game = GameFactory.create()
+    url = reverse("admin:scoring_game_delete", args=[game.pk])
+    assert director_client.post(url, {"post": "yes"}).status_code == 302
+    assert not Game.objects.filter(pk=game.pk).exists()
+
+
+def test_the_database_refuses_to_delete_a_game_with_hands() -> None:
+    from django.db.models import ProtectedError
+
+    game = GameFactory.create()
+    record_hands(game, 1)
+    with pytest.raises(ProtectedError):
+        game.delete()
+
+
+def test_running_games_are_ended_early_from_the_list(director_client: Client) -> None:
+    game = GameFactory.create()
+    record_hands(game, 1)
+    response = director_client.post(
+        reverse("admin:scoring_game_changelist"),
+        {"action": "end_early", "_selected_action": [game.pk]},
+    )
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABANDONED
+    assert game.ended_reason == "Ended early in the admin by director"
+    assert Hand.objects.filter(game=game).count() == 1
