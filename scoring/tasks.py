@@ -28,3 +28,10 @@ def result_changes_deliver() -> None:
     from scoring.services.results import result_changes_deliver_pending
 
     result_changes_deliver_pending()
+
+
+@shared_task(ignore_result=True, acks_late=True, soft_time_limit=50, time_limit=60)
+def disputes_adjudicate_pending() -> None:
+    """Periodic (celery beat): judge the disputes still waiting for a verdict a minute after
+    they were called (their task was never sent, or its worker died with it)."""
+    services.disputes_adjudicate_pending()

@@ -208,6 +208,21 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 300
 CELERY_TASK_SOFT_TIME_LIMIT = 240
+# A task taken by a worker that dies (acks_late) goes back to the queue once this long has
+# passed without its acknowledgement: longer than any task may run (its time limit), or a task
+# still running would be given to a second worker, and not kombu's hour, or a killed worker's
+# tasks wait that long. Short connect timeouts: a web request that sends a task to an
+# unreachable broker is told so in a second, and what it sends is left to a periodic repair.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=CELERY_TASK_TIME_LIMIT + 60),
+    "socket_connect_timeout": 1.0,
+}
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_TASK_DEFAULT_QUEUE", default="tarabish")
 CELERY_TIMEZONE = "UTC"
@@ -227,6 +242,16 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "device-tokens-expire": {
         "task": "tarabish_site.core.tasks.device_tokens_expire_task",
         "schedule": 3600.0,
+    },
+    # Disputes whose verdict task was lost (their worker died): judged after a minute.
+    "scoring-disputes-adjudicate-pending": {
+        "task": "scoring.tasks.disputes_adjudicate_pending",
+        "schedule": 60.0,
+    },
+    # Ratings whose task was lost: every running or recently played tournament in line.
+    "tournament-ratings-repair": {
+        "task": "tournaments.tasks.ratings_repair",
+        "schedule": 300.0,
     },
     "idempotency-records-expire": {
         "task": "tarabish_site.core.tasks.idempotency_records_expire_task",

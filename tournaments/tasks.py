@@ -51,3 +51,10 @@ def ratings_update_tournament(tournament_id: int) -> None:
     """A tournament was made public or private: rate its matches in their place, or take them
     out, re-rating the matches rated after them (idempotent)."""
     ratings.ratings_update_for_tournament(tournament_id=tournament_id)
+
+
+@shared_task(ignore_result=True, acks_late=True, soft_time_limit=240, time_limit=300)
+def ratings_repair() -> None:
+    """Periodic safety net (celery beat): ratings in line with every running or recently
+    played tournament, whatever rating task was lost."""
+    ratings.ratings_repair()

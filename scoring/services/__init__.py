@@ -24,6 +24,7 @@ from scoring.services.disputes import (
     dispute_needs_evidence,
     dispute_open,
     dispute_rule,
+    disputes_adjudicate_pending,
 )
 from scoring.services.games import (
     game_create,
@@ -75,6 +76,7 @@ __all__ = [
     "dispute_needs_evidence",
     "dispute_open",
     "dispute_rule",
+    "disputes_adjudicate_pending",
     "forget_entered_games",
     "game_create",
     "game_create_casual",

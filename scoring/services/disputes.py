@@ -3,8 +3,10 @@ director; the hand and the game follow the decision."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
@@ -36,7 +38,10 @@ from scoring.services.hands import (
     _revision,
 )
 from scoring.services.progress import _rerun
-from tarabish_site.api.errors import Conflict, NotFound, ValidationFailed
+from tarabish_site.api.errors import ApplicationError, Conflict, NotFound, ValidationFailed
+from tarabish_site.celery import send_on_commit
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
@@ -159,8 +164,34 @@ def dispute_open(
 
     from scoring.tasks import dispute_adjudicate as adjudicate_task
 
-    adjudicate_task.delay_on_commit(dispute.pk)  # type: ignore[attr-defined]
+    # Without the broker, the periodic task judges the dispute (disputes_adjudicate_pending).
+    send_on_commit(adjudicate_task, dispute.pk)
     return dispute
+
+
+#: How long a dispute may wait for its verdict before the periodic task judges it itself.
+PENDING_VERDICT_SECONDS = 60
+
+
+def disputes_adjudicate_pending(*, older_than: float = PENDING_VERDICT_SECONDS) -> list[int]:
+    """The periodic safety net: judge every dispute still waiting for its verdict
+    ``older_than`` seconds after it was called (its task was never sent, or its worker died
+    with it). Returns the ids judged."""
+    cutoff = timezone.now() - timedelta(seconds=older_than)
+    pending = list(
+        MisplayDispute.objects.filter(status=MisplayDispute.Status.PENDING, created_at__lte=cutoff)
+        .order_by("pk")
+        .values_list("pk", flat=True)[:200]
+    )
+    judged = []
+    for dispute_id in pending:
+        try:
+            dispute_adjudicate(dispute_id=dispute_id)
+        except ApplicationError as exc:  # a game since ended or held final: logged, left
+            log.warning("dispute %s not judged: %s", dispute_id, exc.message)
+        else:
+            judged.append(dispute_id)
+    return judged
 
 
 def _dispute_for_update(dispute: MisplayDispute | int) -> tuple[Game, MisplayDispute]:

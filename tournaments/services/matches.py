@@ -20,6 +20,7 @@ from scoring.engine import Outcome
 from scoring.models import Game, Player, Side, Team
 from tarabish_site.api.errors import Conflict, NotAllowed, NotFound
 from tarabish_site.api.versioning import ensure_version
+from tarabish_site.celery import send_on_commit
 from tournaments.algorithms.bracket import Bracket, dependents, resolve
 from tournaments.algorithms.elimination import double_elimination, single_elimination
 from tournaments.models import Entry, Match, MatchGame, Stage, StageEntry, Tournament
@@ -293,7 +294,7 @@ def _reopen_dependents(stage: Stage, match: Match, *, confirm_reset: bool) -> No
 
     for other in later:
         if other.state == State.COMPLETE:
-            ratings_update.delay_on_commit(other.pk)
+            send_on_commit(ratings_update, other.pk)  # else ratings_repair
         if other.state in (State.IN_PROGRESS, State.COMPLETE):
             other.state = State.PENDING
             other.winner_id = None
@@ -366,7 +367,7 @@ def _apply(stage: Stage, match: Match, outcome: MatchOutcome, *, confirm_reset: 
         # Rates a new result; a changed one is re-rated (the task compares with history).
         from tournaments.tasks import ratings_update
 
-        ratings_update.delay_on_commit(match.pk)
+        send_on_commit(ratings_update, match.pk)  # else ratings_repair
     stage_refresh_status(stage)
     return match
 

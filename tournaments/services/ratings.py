@@ -8,6 +8,7 @@ private has them taken out, and the matches rated after them are rated again.
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -316,3 +317,20 @@ def _save_ratings(rows: Iterable[PlayerRating]) -> None:
             mu=row.mu, sigma=row.sigma, matches=row.matches, updated_at=timezone.now()
         )
     PlayerRating.objects.filter(pk__in=unrated).delete()
+
+
+def ratings_repair(*, since_hours: int = 24) -> list[int]:
+    """The periodic safety net: bring the ratings in line with every tournament that is
+    running or had a match finish in the last ``since_hours`` (a rating task was never sent,
+    or its worker died with it), as :func:`ratings_update_for_tournament` does. Returns the
+    ids of the tournaments whose ratings moved."""
+    recent = timezone.now() - timedelta(hours=since_hours)
+    ids = (
+        Tournament.objects.filter(
+            Q(status=Tournament.Status.RUNNING) | Q(stages__matches__finished_at__gte=recent)
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)
+        .distinct()
+    )
+    return [tid for tid in list(ids) if ratings_update_for_tournament(tournament_id=tid)]

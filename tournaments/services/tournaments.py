@@ -18,6 +18,7 @@ from scoring.engine import PRESETS, EngineError, Ruleset, preset
 from scoring.models import Game, Player, Team
 from tarabish_site.api.errors import Conflict, NotAllowed, NotFound, ValidationFailed
 from tarabish_site.api.versioning import ensure_version
+from tarabish_site.celery import send_on_commit
 from tournaments.models import SEED_MAX, Entry, Tournament
 from tournaments.services._common import (
     Actor,
@@ -276,7 +277,7 @@ def tournament_public_follow(*, tournament: Tournament) -> None:
     match_games_follow(tournament=tournament)
     from tournaments.tasks import ratings_update_tournament
 
-    ratings_update_tournament.delay_on_commit(tournament.pk)
+    send_on_commit(ratings_update_tournament, tournament.pk)  # else ratings_repair
 
 
 def _locked(tournament_id: int) -> Tournament:
