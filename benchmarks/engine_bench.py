@@ -138,8 +138,8 @@ def per_card_hands(rng: random.Random, size: int) -> Callable[[], int]:
             caller = (dealer + 1) & 3
             trump = SUITS[rng.getrandbits(2)]
             shown = []
-            for seat, held in enumerate(dealt.hands):
-                runs = find_runs(held)
+            for seat, cards in enumerate(dealt.hands):
+                runs = find_runs(cards)
                 if runs:
                     shown.append(RunShown(seat, runs[0].kind, runs[0].suit, runs[0].top))
             hands = [list(h) for h in dealt.hands]

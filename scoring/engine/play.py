@@ -71,10 +71,19 @@ def legal_plays(
     >>> from scoring.engine.cards import parse_cards
     >>> [str(c) for c in legal_plays(parse_cards("7H 9H AD"), parse_cards("AS 8H"), Suit.HEARTS)]
     ['9H']
+    >>> [str(c) for c in legal_plays(parse_cards("7H AD"), (), Suit.HEARTS)]  # leading
+    ['7H', 'AD']
+    >>> [str(c) for c in legal_plays(parse_cards("7C AD"), parse_cards("KS"), Suit.HEARTS)]
+    ['7C', 'AD']
     """
+    if not trick:
+        return tuple(hand)  # the lead: any card
     t = _bits.trump_index(trump)
     led, top = _trick_ctx(trick, t)
-    m = _bits.legal_mask(_bits.mask_of(hand), led, top, t)
+    held = _bits.mask_of(hand)
+    m = _bits.legal_mask(held, led, top, t)
+    if m == held:
+        return tuple(hand)  # no card is ruled out (often so): no card to look at again
     return tuple(c for c in hand if m >> c.index & 1)
 
 
