@@ -203,9 +203,27 @@ def find_runs(cards: Iterable[Card]) -> tuple[Run, ...]:
     >>> [str(r) for r in find_runs(parse_cards("8D 7D 6D 9S 10S JS QS KS"))]
     ['fifty in spades to the king', 'twenty in diamonds to the 8']
     """
-    mask = _bits.mask_of(cards)
-    runs = [_run_of(n, t, s) for s in range(4) for n, t in _bits.RUNS9[(mask >> (9 * s)) & 511]]
-    runs.sort(key=lambda r: r.key(None), reverse=True)
+    return runs_of_mask(_bits.mask_of(cards))
+
+
+def _ranking(run: Run) -> tuple[int, int, int]:
+    return run.key(None)
+
+
+#: ``_SUIT_RUNS[s][m]``: the runs in suit ``s`` of a hand whose cards of that suit are the
+#: 9-bit mask ``m`` (runs are values: made once here rather than for every hand).
+_SUIT_RUNS: tuple[tuple[tuple[Run, ...], ...], ...] = tuple(
+    tuple(tuple(_run_of(n, t, s) for n, t in _bits.RUNS9[m]) for m in range(512)) for s in range(4)
+)
+
+
+def runs_of_mask(mask: int) -> tuple[Run, ...]:
+    """:func:`find_runs` of the cards in a bit set (bit ``card.index`` for each card)."""
+    runs = [*_SUIT_RUNS[0][mask & 511], *_SUIT_RUNS[1][(mask >> 9) & 511]]
+    runs += _SUIT_RUNS[2][(mask >> 18) & 511]
+    runs += _SUIT_RUNS[3][(mask >> 27) & 511]
+    if len(runs) > 1:
+        runs.sort(key=_ranking, reverse=True)
     return tuple(runs)
 
 

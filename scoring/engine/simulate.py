@@ -6,7 +6,8 @@ Both show every run they hold and call bella when they hold it.
 
 The hand is played by one tight loop over the bit-set tables of :mod:`scoring.engine._bits`,
 the same tables the friendly API uses; :func:`simulate_hand` then turns the plays into a
-:class:`HandLog`, a :class:`TrickRecord`, a :class:`HandSummary` and the :class:`HandResult`.
+:class:`TrickRecord`, a :class:`HandSummary` and the :class:`HandResult`, and into a
+:class:`HandLog` (every action, for replay) when that is first asked for.
 
 >>> import random
 >>> sim = simulate_hand(Ruleset(), random.Random(1), dealer=0)
@@ -23,8 +24,9 @@ True
 from __future__ import annotations
 
 import random as _random
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
 from typing import Literal
 
 from scoring.engine import _bits
@@ -43,7 +45,7 @@ from scoring.engine.hand import (
 )
 from scoring.engine.record import TrickRecord
 from scoring.engine.ruleset import Ruleset
-from scoring.engine.runs import RunShown, find_runs
+from scoring.engine.runs import RunShown, runs_of_mask
 from scoring.engine.scoring import HandResult, HandSummary, settle
 
 __all__ = ["Player", "SimulatedGame", "SimulatedHand", "simulate_game", "simulate_hand"]
@@ -66,12 +68,21 @@ _BELLA = (*((1 << (9 * s + 7)) | (1 << (9 * s + 6)) for s in range(4)), 0)
 
 @dataclass(frozen=True, slots=True)
 class SimulatedHand:
-    """One simulated hand in every form the engine knows."""
+    """One simulated hand in every form the engine knows. Its :attr:`log` is made when first
+    asked for (most callers want only the record, the summary or the result)."""
 
-    log: HandLog
     record: TrickRecord
     summary: HandSummary
     result: HandResult
+    _make_log: Callable[[], HandLog] = field(repr=False, compare=False)
+    _log: list[HandLog] = field(default_factory=list, init=False, repr=False, compare=False)
+
+    @property
+    def log(self) -> HandLog:
+        """Every action of the hand, to :func:`~scoring.engine.hand.replay` it."""
+        if not self._log:
+            self._log.append(self._make_log())
+        return self._log[0]
 
 
 @dataclass(frozen=True, slots=True)
@@ -301,8 +312,8 @@ def score_fast(
 
 
 def _actions(
-    dealer: int, hands: list[int], caller: int, t: int, plays: list[int]
-) -> tuple[tuple[Action, ...], tuple[RunShown, ...], int | None]:
+    dealer: int, hands: tuple[int, ...], caller: int, t: int, plays: list[int]
+) -> list[Action]:
     """The HandLog actions for a fast-loop hand (runs shown, bella called)."""
     acts: list[Action] = []
     for k in range(1, 5):
@@ -312,29 +323,63 @@ def _actions(
             break
         acts.append(Pass(s))
     if caller < 0:
-        return tuple(acts), (), None
-    dealt = [tuple(DECK[i] for i in _bits.indices(h)) for h in hands]
-    runs = [find_runs(d) for d in dealt]
+        return acts
+    runs = [runs_of_mask(h) for h in hands]
     pair = _BELLA[t]
-    bella_seat = next((s for s in range(4) if pair and hands[s] & pair == pair), None)
-    shown: list[RunShown] = []
+    bella_seat = _bella_seat(hands, t)
     count = [0, 0, 0, 0]
-    held = hands[:]
+    held = list(hands)
     leaders = _leaders(plays, t, (dealer + 1) % 4)
     for n, i in enumerate(plays):
         s = (leaders[n >> 2] + n) & 3
         if count[s] == 0 and runs[s]:
             acts.append(AnnounceRun(s))
         if count[s] == 1:
-            for r in runs[s]:
-                acts.append(ShowRun(s, r.cards))
-                shown.append(RunShown.of(s, r))
+            acts.extend(ShowRun(s, r.cards) for r in runs[s])
         acts.append(Play(s, DECK[i]))
         held[s] ^= 1 << i
         count[s] += 1
         if s == bella_seat and pair >> i & 1 and not held[s] & pair:
             acts.append(CallBella(s))
-    return tuple(acts), tuple(shown), bella_seat
+    return acts
+
+
+def _hand_log(
+    ruleset: Ruleset,
+    *,
+    dealer: int,
+    dealt: tuple[tuple[Card, ...], ...],
+    hands: tuple[int, ...],
+    caller: int,
+    t: int,
+    plays: list[int],
+    scores: tuple[int, int],
+) -> HandLog:
+    actions = _actions(dealer, hands, caller, t, plays)
+    return HandLog(ruleset, dealer, Deal(dealt), tuple(actions), scores)
+
+
+def _bella_seat(hands: Sequence[int], t: int) -> int | None:
+    """The seat dealt the king and queen of trump, if one was."""
+    pair = _BELLA[t]
+    if pair:
+        for s in range(4):
+            if hands[s] & pair == pair:
+                return s
+    return None
+
+
+def _shown(hands: Sequence[int], t: int, plays: list[int], leader: int) -> tuple[RunShown, ...]:
+    """Every run, shown at each player's second card: in the second trick's order, which
+    starts with the winner of the first (``leader`` led it)."""
+    keys = _WIN_KEY[t * 4 + plays[0] // 9]
+    second = (leader + max(range(4), key=lambda p: keys[plays[p]])) & 3
+    return tuple(
+        RunShown.of(s, r)
+        for k in range(4)
+        for s in ((second + k) & 3,)
+        for r in runs_of_mask(hands[s])
+    )
 
 
 def _leaders(plays: list[int], t: int, leader: int) -> list[int]:
@@ -374,24 +419,37 @@ def simulate_hand(
         greedy=player == "greedy",
     )
     deck = [DECK[i] for i in order]
-    dealt: list[list[Card]] = [[], [], [], []]
+    seats: list[list[Card]] = [[], [], [], []]
     for p in range(12):
-        dealt[(dealer + 1 + p) % 4].extend(deck[3 * p : 3 * p + 3])
-    deal = Deal(tuple(tuple(h) for h in dealt))
-    actions, shown, bella_seat = _actions(dealer, hands, caller, t, plays)
-    log = HandLog(ruleset, dealer, deal, actions, scores)
+        seats[(dealer + 1 + p) % 4].extend(deck[3 * p : 3 * p + 3])
+    dealt = tuple(tuple(h) for h in seats)
+    masks = tuple(hands)
+    log = partial(
+        _hand_log,
+        ruleset,
+        dealer=dealer,
+        dealt=dealt,
+        hands=masks,
+        caller=caller,
+        t=t,
+        plays=plays,
+        scores=scores,
+    )
     trump = None if t == 4 else _SUITS[t]
     if caller < 0:
-        record = TrickRecord(dealer=dealer, caller=None, trump=None, tricks=(), hands=deal.hands)
+        record = TrickRecord(dealer=dealer, caller=None, trump=None, tricks=(), hands=dealt)
         result = settle(ruleset, dealer=dealer, caller=None, trump=None, card_points=(0, 0))
         summary = HandSummary(dealer=dealer, caller=None, trump=None, card_points=None)
-        return SimulatedHand(log, record, summary, result)
+        return SimulatedHand(record, summary, result, log)
+    shown = _shown(masks, t, plays, (dealer + 1) % 4)
+    played = [DECK[i] for i in plays]
+    bella_seat = _bella_seat(masks, t)
     record = TrickRecord(
         dealer=dealer,
         caller=caller,
         trump=trump,
-        tricks=tuple(tuple(DECK[i] for i in plays[k : k + 4]) for k in range(0, 36, 4)),
-        hands=deal.hands,
+        tricks=tuple(tuple(played[k : k + 4]) for k in range(0, 36, 4)),
+        hands=dealt,
         runs=shown,
         bella_seat=bella_seat,
     )
@@ -423,7 +481,7 @@ def simulate_hand(
         runs=shown,
         bella_seat=bella_seat,
     )
-    return SimulatedHand(log, record, summary, result)
+    return SimulatedHand(record, summary, result, log)
 
 
 def simulate_game(
