@@ -153,7 +153,7 @@ def per_card_hands(rng: random.Random, size: int) -> Callable[[], int]:
                     held.remove(card)
                     trick.append(card)
                 tricks.append(tuple(trick))
-                leader = trick_winner(trump, trick, leader=leader)
+                leader = trick_winner(trick, trump, leader=leader)
             record = TrickRecord(
                 dealer=dealer,
                 caller=caller,

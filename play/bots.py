@@ -93,12 +93,12 @@ def _card(state: HandState, seat: int) -> Card:
     led = current[0].suit if current else None
     if not current:
         return max(legal, key=lambda c: _power(c, trump, c.suit))
-    winning = trick_winner(trump, current, state.leader)
+    winning = trick_winner(current, trump, leader=state.leader)
     last = len(current) == 3
     if winning == (seat + 2) % 4:
         pick = max if last else min
         return pick(legal, key=lambda c: (card_points(c, trump), -_power(c, trump, led)[0]))
-    takers = [c for c in legal if trick_winner(trump, [*current, c], state.leader) == seat]
+    takers = [c for c in legal if trick_winner([*current, c], trump, leader=state.leader) == seat]
     if takers:
         pick = min if last else max
         return pick(takers, key=lambda c: _power(c, trump, led))

@@ -19,7 +19,7 @@ with a stable ``code``, the dotted ``field`` path of the bad input and a plain-w
   and from how many runs each player showed: :data:`RunCount`, :func:`check_run_count`,
   :func:`run_counts_counted`.
 * Play: :func:`legal_plays`, :func:`why_illegal_play`, :func:`broken_rule`,
-  :func:`trick_winner`.
+  :func:`trick_winner`; each takes the cards (the hand, the trick) first and the trump after.
 * Trick records and misplays: :class:`TrickRecord`, :func:`score_tricks`,
   :func:`trick_leaders`, :class:`Accusation`, :class:`Verdict`, :class:`MisplayRule`,
   :func:`adjudicate`, :func:`find_misplays`, :func:`score_misplay`.

@@ -6,6 +6,9 @@
   kind (a player void in the suit led holding only lower trumps must still under-trump).
 * No exemption when one's partner is winning; no duty to beat a plain-suit card.
 
+Every function here takes the cards first (the hand, the trick) and the trump after them;
+seats are numbered 0 to 3.
+
 >>> from scoring.engine.cards import parse_cards
 >>> hand = parse_cards("6S 9S AH 7D")
 >>> [str(c) for c in legal_plays(hand, parse_cards("KS"), Suit.SPADES)]
@@ -14,7 +17,7 @@
 ['AH']
 >>> why_illegal_play(parse_cards("6S")[0], hand, parse_cards("KS"), Suit.SPADES)
 'the 6 of spades does not beat the king of spades on the trick: the 9 of spades does'
->>> trick_winner(Suit.HEARTS, parse_cards("KC AC 6H 10C"), leader=1)
+>>> trick_winner(parse_cards("KC AC 6H 10C"), Suit.HEARTS, leader=1)
 3
 """
 
@@ -159,13 +162,14 @@ def why_illegal_play(
     return _describe(rule, card, _bits.cards_of(required), led, top)
 
 
-def trick_winner(trump: Suit | None, cards: Sequence[Card], leader: int) -> int:
-    """The seat that wins a trick: the highest trump, else the highest card of the suit led.
+def trick_winner(trick: Sequence[Card], trump: Suit | None, *, leader: int) -> int:
+    """The seat that wins ``trick`` (its cards in the order played, led by seat ``leader``):
+    the highest trump, else the highest card of the suit led.
 
     >>> from scoring.engine.cards import parse_cards
-    >>> trick_winner(None, parse_cards("KD AD 6C AS"), leader=2)
+    >>> trick_winner(parse_cards("KD AD 6C AS"), None, leader=2)
     3
     """
     t = _bits.trump_index(trump)
-    _, _, pos, _ = _bits.trick_state((c.index for c in cards), t)
+    _, _, pos, _ = _bits.trick_state((c.index for c in trick), t)
     return (leader + pos) % 4

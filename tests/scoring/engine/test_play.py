@@ -143,4 +143,4 @@ def test_broken_rule():
     ],
 )
 def test_trick_winner(trump, cards, leader, winner):
-    assert trick_winner(trump, parse_cards(cards), leader) == winner
+    assert trick_winner(parse_cards(cards), trump, leader=leader) == winner

@@ -199,7 +199,7 @@ def test_one_injected_illegal_play_is_found_and_proven_at_that_trick(seed, deale
             hands[seat].remove(card)
             trick.append(card)
         tricks.append(tuple(trick))
-        leader = trick_winner(trump, trick, leader)
+        leader = trick_winner(trick, trump, leader=leader)
     assume(injected is not None)
     assert injected is not None
     seat, k, card, rule = injected
