@@ -15,7 +15,8 @@ with a stable ``code``, the dotted ``field`` path of the bad input and a plain-w
 * Score-sheet lines: :class:`HandSummary`, :func:`score_summary`, :func:`derive_card_points`,
   giving a :class:`HandResult` with its :class:`Outcome`.
 * Runs and bella: :class:`RunKind`, :class:`Run`, :class:`RunShown`, :func:`find_runs`,
-  :func:`best_run`, :func:`runs_counted`, :func:`validate_runs_shown`, :func:`check_claims`,
+  :func:`best_run`, :func:`runs_counted` (a :class:`RunsCounted`, with the points it gives),
+  :func:`validate_runs_shown`, :func:`check_claims`,
   and from how many runs each player showed: :data:`RunCount`, :func:`check_run_count`,
   :func:`run_counts_counted`.
 * Play: :func:`legal_plays`, :func:`why_illegal_play`, :func:`broken_rule`,
@@ -106,6 +107,7 @@ from scoring.engine.runs import (
     Run,
     RunCount,
     RunKind,
+    RunsCounted,
     RunShown,
     best_run,
     check_claims,
@@ -162,6 +164,7 @@ __all__ = [
     "RunCount",
     "RunKind",
     "RunShown",
+    "RunsCounted",
     "ShowRun",
     "SimulatedGame",
     "SimulatedHand",

@@ -14,7 +14,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from scoring.engine import _bits
 from scoring.engine.cards import (
@@ -34,6 +34,7 @@ __all__ = [
     "RunCount",
     "RunKind",
     "RunShown",
+    "RunsCounted",
     "best_run",
     "check_claims",
     "check_run_count",
@@ -270,10 +271,25 @@ def best_run(runs: Iterable[Run | RunShown], trump: Suit | None) -> Run | None:
     return best
 
 
+class RunsCounted(NamedTuple):
+    """Who counts runs this hand (``seat``, None when nobody does), the shown runs that count,
+    and the points they give each team (team 0 first)."""
+
+    seat: int | None
+    runs: tuple[RunShown, ...]
+
+    @property
+    def points(self) -> tuple[int, int]:
+        total = sum(r.points for r in self.runs)
+        if self.seat is None or not total:
+            return (0, 0)
+        return (total, 0) if team_of(self.seat) == 0 else (0, total)
+
+
 def runs_counted(
     shown: Sequence[RunShown], trump: Suit | None, *, for_team: bool = False
-) -> tuple[int | None, tuple[RunShown, ...]]:
-    """Who counts runs this hand and which of the shown runs count.
+) -> RunsCounted:
+    """Who counts runs this hand, which of the shown runs count and their points.
 
     Only the player with the best run counts (all of their shown runs; with ``for_team`` the
     partner's too). Two equal best plain runs cancel: nobody counts runs.
@@ -281,12 +297,14 @@ def runs_counted(
     >>> a = RunShown(1, RunKind.FIFTY, Suit.CLUBS, Rank.TEN)
     >>> b = RunShown(2, RunKind.FIFTY, Suit.SPADES, Rank.TEN)
     >>> runs_counted((a, b), Suit.HEARTS)
-    (None, ())
-    >>> runs_counted((a, b), Suit.SPADES)[0]
-    2
+    RunsCounted(seat=None, runs=())
+    >>> counted = runs_counted((a, b), Suit.SPADES)
+    >>> counted.seat, counted.points
+    (2, (50, 0))
+    >>> seat, runs = counted  # a pair, as it always was
     """
     if not shown:
-        return None, ()
+        return RunsCounted(None, ())
     best_by_seat: dict[int, tuple[int, int, int]] = {}
     for r in shown:
         k = r.run.key(trump)
@@ -295,12 +313,12 @@ def runs_counted(
     top = max(best_by_seat.values())
     leaders = [s for s, k in best_by_seat.items() if k == top]
     if len(leaders) > 1:
-        return None, ()
+        return RunsCounted(None, ())
     seat = leaders[0]
     counted = tuple(
         r for r in shown if r.seat == seat or (for_team and team_of(r.seat) == team_of(seat))
     )
-    return seat, counted
+    return RunsCounted(seat, counted)
 
 
 #: How many runs one player showed: (twenties, fifties).

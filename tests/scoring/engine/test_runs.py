@@ -121,6 +121,20 @@ def test_runs_count_for_team_switch():
     assert runs_counted(shown, H, for_team=True)[1] == shown[:2]
 
 
+def test_runs_counted_says_the_points_each_team_takes():
+    shown = (
+        RunShown(0, F, C, Rank.ACE),
+        RunShown(2, T, H, Rank.EIGHT),
+        RunShown(1, T, D, Rank.KING),
+    )
+    assert runs_counted(shown, H).points == (50, 0)
+    assert runs_counted(shown, H, for_team=True).points == (70, 0)
+    assert runs_counted(shown[2:], H).points == (0, 20)
+    assert runs_counted((), H).points == (0, 0)
+    tie = (RunShown(0, F, C, Rank.TEN), RunShown(1, F, D, Rank.TEN))
+    assert runs_counted(tie, H).points == (0, 0)
+
+
 def test_run_from_cards():
     assert run_from_cards(parse_cards("10S JS QS KS")) == Run(F, S, Rank.KING)
     for bad in ("JH 9H AH", "6H 7H 8S", "6H 7H", "6H 7H 8H 9H 10H"):
