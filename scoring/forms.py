@@ -185,6 +185,14 @@ class HandForm(forms.Form):
         names = ["runs"] + [f"{kind}_{seat}" for seat in SEATS for kind in ("twenty", "fifty")]
         return [str(error) for name in names for error in self.errors.get(name, [])]
 
+    def runs_shown(self) -> bool:
+        """Whether the form, as sent back, says a player showed a run (its fold opens)."""
+        return any(
+            str(self[f"{kind}_{seat}"].value() or 0) not in ("", "0")
+            for seat in SEATS
+            for kind in ("twenty", "fifty")
+        )
+
     def run_fields(self) -> list[tuple[int, str, forms.BoundField, forms.BoundField]]:
         """(seat, player, twenties field, fifties field) for the template."""
         return [
@@ -316,6 +324,9 @@ class ReasonForm(GameActForm):
 
 
 class UndoForm(GameActForm):
+    """Undoing the last hand asks once: the page names the hand, and its one button (which
+    sends ``confirm``) undoes it."""
+
     confirm = forms.BooleanField(label=_("Yes, undo the last hand"))
     reason = forms.CharField(label=_("Reason (optional)"), max_length=500, required=False)
 

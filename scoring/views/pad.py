@@ -17,7 +17,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET, require_POST
 
 from scoring import services
-from scoring.engine import EngineError, dealer_of_hand
+from scoring.engine import EngineError, dealer_of_hand, parse_card
 from scoring.forms import FirstDealerForm, GameActForm, HandForm, ReasonForm, UndoForm
 from scoring.models import Game, Hand
 from scoring.views.common import (
@@ -75,6 +75,7 @@ def pad_config(request: HttpRequest, game: Game) -> dict[str, Any]:
             "refused": _("Refused by the server"),
             "discard": _("Discard"),
             "hand": _("Hand"),
+            "passed": _("all passed"),
             "previewOffline": _(
                 "No signal: the hand is checked when it is sent. It is kept on this phone."
             ),
@@ -86,6 +87,13 @@ def pad_config(request: HttpRequest, game: Game) -> dict[str, Any]:
             "wins": _("%(team)s wins the game"),
         },
     }
+
+
+def card_face(code: str) -> dict[str, str]:
+    """A card turned for the first deal as the table sees it: its rank and suit symbol
+    (``"J♥"``, with ``suit`` the letter for its colour), not its code."""
+    card = parse_card(code)
+    return {"card": f"{str(card)[:-1]}{card.suit.symbol}", "suit": card.suit.value}
 
 
 def _then(request: HttpRequest) -> str:
@@ -107,7 +115,7 @@ def game_pad(request: HttpRequest, pk: int) -> HttpResponse:
         form=_hand_form(game, initial={"count_team": "team_a"}),
         can_write=services.user_can_keep_score(request.user, game),
         first_dealer_flips=[
-            {"seat": s, "name": seat_names(game)[s], "card": card}
+            {"seat": s, "name": seat_names(game)[s], **card_face(card)}
             for s, card in (game.first_dealer_flips or [])
         ],
     )

@@ -57,6 +57,15 @@ if (form) {
     formChanged();
     schedulePreview();
   });
+  // a twenty or a fifty shown by a player is a tap: one more each time, back to none after the
+  // most a player can show (the box beside it says how many)
+  form.addEventListener("click", (event) => {
+    const bump = event.target.closest("[data-bump]");
+    if (!bump) return;
+    const box = form.elements[bump.dataset.bump];
+    box.value = String((Number(box.value || 0) + 1) % (Number(box.max) + 1));
+    box.dispatchEvent(new Event("input", { bubbles: true }));
+  });
   form.addEventListener("input", () => {
     formChanged();
     schedulePreview();
@@ -70,6 +79,8 @@ if (form) {
       clearErrors();
       preview.hidden = true;
       delete form.dataset.teamTouched;
+      // ready for the next hand: the runs, bella, misplay and throw-in fold away again
+      for (const fold of form.querySelectorAll("details")) fold.open = false;
       renderOutbox();
     }, 0);
   });

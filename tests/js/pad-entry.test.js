@@ -79,6 +79,8 @@ describe("numbers and dealers", () => {
     assert.equal(line({ caller: 0, trump: "H", card_points: { team: "team_b", points: 62 } }, 4, names), "Hand 4: Ann ♥ 62 (Them)");
     assert.equal(line({ caller: 1, trump: "S", card_points: [30, 40] }, 5, names), "Hand 5: Bob ♠ 30–40");
     assert.equal(line({ caller: null, trump: null, card_points: null }, 6, names), "Hand 6: —");
+    const passed = { ...names, passed: "all passed" };
+    assert.equal(line({ caller: null, trump: null, card_points: null }, 6, passed), "Hand 6: all passed");
   });
 
   test("a new hand comes after those on this phone", () => {

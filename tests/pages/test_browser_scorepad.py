@@ -32,6 +32,8 @@ def fill_hand(
     tap(page, "count_team", team)
     page.fill("input[name=count]", str(count))
     if bella is not None:
+        if not page.locator("#runs-fold").evaluate("el => el.open"):
+            page.click("#runs-fold > summary")  # runs and bella fold open when needed
         page.select_option("select[name=bella_seat]", str(bella))
 
 

@@ -211,19 +211,23 @@ def test_the_correction_page_shows_the_new_score_before_saving(client, keeper):
 # ----------------------------------------------------------------------------- undo, tie
 
 
-def test_undo_without_the_box_ticked_says_so_beside_the_box(client, keeper):
+def test_undo_asks_once_and_undoes_nothing_unconfirmed(client, keeper):
     game = GameFactory(scorekeepers=[keeper])
     record_hands(game, 2)
     game.refresh_from_db()
     client.force_login(keeper)
-    refused = client.post(reverse("scoring:game-undo", args=[game.pk]), {"version": game.version})
+    url = reverse("scoring:game-undo", args=[game.pk])
+    asked = client.get(url).content.decode()
+    assert 'type="checkbox"' not in asked  # no box to tick: the one button confirms
+    assert 'name="confirm" value="yes"' in asked
+    assert "Undo hand 2" in asked
+    refused = client.post(url, {"version": game.version})
     assert refused.status_code == 400
-    page = refused.content.decode()
-    beside = page.split('id="id_confirm_error">', 1)[1].split("</div>", 1)[0]
-    assert beside == "Tick this box to confirm that the last hand is undone."
-    assert 'aria-describedby="id_confirm_error"' in page
-    assert '<form method="post" novalidate>' in page  # the server answers, beside the box
+    assert "Nothing was undone" in refused.content.decode()
     assert Game.objects.get(pk=game.pk).hands_played == 2
+    done = client.post(url, {"version": game.version, "confirm": "yes"})
+    assert done.status_code == 302
+    assert Game.objects.get(pk=game.pk).hands_played == 1
 
 
 def test_a_tie_over_the_target_says_another_hand_is_played(client):

@@ -14,7 +14,9 @@ export const outboxList = document.getElementById("outbox-list");
 export const conflictNote = document.getElementById("pad-conflict");
 export const words = { ...config.words, ...(document.getElementById("pad-words") || {}).dataset };
 // What a hand's line in the outbox names (entry.js ``describe``).
-export const names = { hand: words.hand, seats: config.seats, teams: config.teams };
+export const names = {
+  hand: words.hand, passed: words.passed, seats: config.seats, teams: config.teams,
+};
 export const outbox = new Outbox(`game-${config.game}`);
 
 // Events: "discard" and "edit" (detail: an outbox entry) ask for a refused hand to be taken

@@ -70,7 +70,7 @@ const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 // The hand's line in the outbox: "Hand 4: Ann ♥ 100 (Team A)". ``names``: {hand, seats, teams}.
 export function describe(entry, number, names) {
   const parts = [`${names.hand} ${number}:`];
-  if (entry.caller === null) parts.push("—");
+  if (entry.caller === null) parts.push(names.passed || "—"); // all passed: no caller
   else parts.push(names.seats[entry.caller] + (entry.trump ? ` ${SUITS[entry.trump]}` : ""));
   if (Array.isArray(entry.card_points)) {
     parts.push(`${entry.card_points[0]}–${entry.card_points[1]}`); // a hand thrown in

@@ -77,7 +77,8 @@ export function showErrors(data, { focus = false } = {}) {
       slot.textContent = named(path, [].concat(reasons).join(" "));
       const box = slot.closest(".field");
       if (box) box.classList.add("has-error");
-      if (box && box.tagName === "DETAILS") box.open = true;
+      const fold = slot.closest("details");
+      if (fold) fold.open = true; // a refusal of the runs, bella or misplay opens its fold
       const controls = controlsOf(name);
       for (const control of controls) {
         control.setAttribute("aria-invalid", "true");

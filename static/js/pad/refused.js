@@ -23,6 +23,11 @@ function restore(values) {
     else field.value = given[0] ?? field.defaultValue;
   }
   form.dataset.teamTouched = "1"; // the team whose count was typed is the one kept
+  // a fold (runs and bella, misplay and throw-in) opens where the hand says something
+  for (const fold of form.querySelectorAll("details")) {
+    fold.open = [...fold.querySelectorAll("input, select")].some((field) => (
+      field.type === "checkbox" ? field.checked : !["", "0"].includes(field.value)));
+  }
 }
 
 // Out of the outbox (discarded). The hands queued behind it were never sent (the outbox stops

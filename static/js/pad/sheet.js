@@ -19,6 +19,10 @@ export async function refreshLive(force = false) {
       const fresh = holder.querySelector("#live");
       if (fresh) {
         live.replaceWith(fresh);
+        // the sheet, below the form, is redrawn with the score
+        const sheet = holder.querySelector("#live-sheet");
+        const shown = document.getElementById("live-sheet");
+        if (sheet && shown) shown.replaceWith(sheet);
         const before = config.nextNumber;
         config.nextNumber = Number(fresh.dataset.next);
         if (config.nextNumber !== before && form && !state.editing && state.formNumber !== null) {
