@@ -1,0 +1,145 @@
+"""The lobby (``/play/``) and the table page (``/play/<id>/``). The table page is drawn by
+its script (``static/js/play/``) from the same state the socket sends."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth import get_user_model, login
+from django.contrib.auth.decorators import login_required
+from django.db import transaction
+from django.db.models import Count, Prefetch, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from play import services
+from play.forms import SignUpForm, TableForm
+from play.models import Seat, Table
+from scoring import services as scoring
+from scoring.engine import PRESET_NAMES, EngineError
+from tarabish_site.api.errors import ApplicationError
+
+
+def _tables(request: HttpRequest) -> list[Table]:
+    user = request.user
+    visible = Q(public=True)
+    if user.is_authenticated:
+        visible |= Q(created_by=user) | Q(seats__user=user) | Q(spectators__user=user)
+    tables: list[Table] = list(
+        Table.objects.filter(visible)
+        .distinct()
+        .annotate(watching=Count("spectators", distinct=True))
+        .prefetch_related(
+            Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number"))
+        )
+        .order_by("-updated_at")[:50]
+    )
+    for table in tables:
+        table.preset_name = PRESET_NAMES.get(table.ruleset_preset, table.ruleset_preset)  # type: ignore[attr-defined]
+    return tables
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    """Open tables, a new table, and signing up in one step."""
+    table_form = TableForm(prefix="table")
+    signup = SignUpForm(prefix="signup")
+    status = 200
+    if request.method == "POST" and "signup-username" in request.POST:
+        signup = SignUpForm(request.POST, prefix="signup")
+        if signup.is_valid() and _sign_up(request, signup):
+            return redirect("play:lobby")
+        status = 400
+    elif request.method == "POST":
+        if not request.user.is_authenticated:
+            return redirect(f"{reverse('login')}?next={request.path}")
+        table_form = TableForm(request.POST, prefix="table")
+        if table_form.is_valid():
+            table = _create(request, table_form.cleaned_data)
+            return redirect("play:table", pk=table.pk)
+        status = 400
+    context = {
+        "tables": _tables(request),
+        "table_form": table_form,
+        "signup": signup,
+        "presets": PRESET_NAMES,
+    }
+    return render(request, "play/lobby.html", context, status=status)
+
+
+def _sign_up(request: HttpRequest, form: SignUpForm) -> bool:
+    data = form.cleaned_data
+    try:
+        with transaction.atomic():
+            user = get_user_model().objects.create_user(
+                username=data["username"], password=data["password"]
+            )
+            scoring.player_create(display_name=data["display_name"], community="", user=user)
+    except ApplicationError as exc:
+        form.add_error("display_name", exc.message)
+        return False
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    return True
+
+
+def _create(request: HttpRequest, data: dict[str, Any]) -> Table:
+    with transaction.atomic():
+        table = services.table_create(
+            by=request.user,
+            name=data["name"],
+            ruleset_preset=data["ruleset_preset"],
+            public=data["public"],
+            replace_after=data["replace_after"],
+        )
+        services.table_sit(table=table, user=request.user, seat=0)
+        if data["computers"]:
+            services.table_fill_with_bots(table=table, user=request.user)
+    return table
+
+
+def table_page(request: HttpRequest, pk: int) -> HttpResponse:
+    table = get_object_or_404(Table, pk=pk)
+    token = request.GET.get("invite", "")
+    if not services.table_watch(table=table, user=request.user, token=token):
+        raise Http404
+    seat = services.seat_of(table, request.user)
+    context = {
+        "table": table,
+        "seat": seat,
+        "invite": request.build_absolute_uri(
+            reverse("play:table", args=[table.pk]) + f"?invite={table.invite_token}"
+        )
+        if seat is not None or table.created_by_id == request.user.pk
+        else "",
+        "preset": PRESET_NAMES.get(table.ruleset_preset, table.ruleset_preset),
+        "rules": table.engine_ruleset.describe(),
+    }
+    return render(request, "play/table.html", context)
+
+
+@require_POST
+@login_required
+def table_seat(request: HttpRequest, pk: int) -> HttpResponse:
+    """Sit, stand, or fill the empty seats with computers (a form's ``do``)."""
+    do = request.POST.get("do", "")
+    try:
+        if do == "sit":
+            seat = int(request.POST.get("seat", "-1"))
+            services.table_sit(table=pk, user=request.user, seat=seat)
+        elif do == "stand":
+            services.table_stand(table=pk, user=request.user)
+        elif do == "computers":
+            services.table_fill_with_bots(table=pk, user=request.user)
+    except (ApplicationError, EngineError, ValueError) as exc:
+        context: dict[str, Any] = {
+            "tables": _tables(request),
+            "error": str(exc),
+            "table_form": TableForm(prefix="table"),
+            "signup": SignUpForm(prefix="signup"),
+            "presets": PRESET_NAMES,
+        }
+        return render(request, "play/lobby.html", context, status=409)
+    if do == "stand":
+        return redirect("play:lobby")
+    return redirect("play:table", pk=pk)
