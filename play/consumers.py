@@ -27,11 +27,27 @@ from django.conf import settings
 
 from play import live, services
 from play.models import Table
-from play.selectors import table_state
+from play.selectors import TableRows, state_for, table_rows
 from scoring.engine import EngineError
 from tarabish_site.api.errors import ApplicationError
 
 NOT_FOUND = 4404
+
+#: The table as last read by this process, by (table, version): the four seats of a table
+#: held here are sent their views from one read. Used from the one thread where consumers
+#: run their database work.
+_read: dict[tuple[int, int], TableRows] = {}
+_READ_KEEP = 2000
+
+
+def _state(pk: int, version: int, seat: int | None) -> dict[str, Any]:
+    rows = _read.get((pk, version))
+    if rows is None:
+        rows = table_rows(pk)
+        if len(_read) >= _READ_KEEP:
+            _read.clear()
+        _read[(pk, rows.table.version)] = rows
+    return state_for(rows, seat)
 
 
 def _delay() -> float:
@@ -103,10 +119,10 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
     async def live_changed(self, message: dict[str, Any]) -> None:
         version = message["details"].get("version", 0)
         if version > self.sent_version:
-            await self._send_state()
+            await self._send_state(version)
 
-    async def _send_state(self) -> None:
-        state = await database_sync_to_async(table_state)(self.table_id, self.seat)
+    async def _send_state(self, version: int = 0) -> None:
+        state = await database_sync_to_async(_state)(self.table_id, version, self.seat)
         if state["version"] <= self.sent_version:
             return
         self.sent_version = state["version"]

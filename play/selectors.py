@@ -4,6 +4,7 @@ the HTTP fallback send. Cards appear only in the seat's own hand (from the engin
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from play.models import OnlineHand, Seat, Table
@@ -87,11 +88,34 @@ def hand_view(state: HandState, seat: int | None) -> dict[str, Any]:
     return view
 
 
-def table_state(table: Table | int, seat: int | None) -> dict[str, Any]:
-    """Everything ``seat`` (None: a spectator) may see of the table now."""
+@dataclass(frozen=True)
+class TableRows:
+    """What a table shows, read once for every seat (see :func:`table_rows`)."""
+
+    table: Table
+    seats: list[dict[str, Any]]
+    game: dict[str, Any] | None
+    hand: OnlineHand | None
+    state: HandState | None
+
+
+def table_rows(table: Table | int) -> TableRows:
+    """Read a table for :func:`state_for`: a handful of queries, whatever the seats."""
     if not isinstance(table, Table):
         table = Table.objects.select_related("game").get(pk=table)
-    hand: OnlineHand | None = _current_hand(table)
+    hand = _current_hand(table)
+    return TableRows(
+        table=table,
+        seats=_seats(table, None),
+        game=None if table.game is None else _game(table.game),
+        hand=hand,
+        state=None if hand is None else _state_of(table, hand),
+    )
+
+
+def state_for(rows: TableRows, seat: int | None) -> dict[str, Any]:
+    """Everything ``seat`` (None: a spectator) may see of the table read as ``rows``."""
+    table, hand, state = rows.table, rows.hand, rows.state
     out: dict[str, Any] = {
         "event": "state",
         "table": table.pk,
@@ -103,12 +127,11 @@ def table_state(table: Table | int, seat: int | None) -> dict[str, Any]:
         "rules": table.ruleset,
         "replace_after": table.replace_after,
         "you": seat,
-        "seats": _seats(table, seat),
-        "game": None if table.game is None else _game(table.game),
+        "seats": [{**s, "you": s["number"] == seat} for s in rows.seats],
+        "game": rows.game,
         "hand": None,
     }
     if hand is not None:
-        state = _state_of(table, hand)
         view = None if state is None else hand_view(state, seat)
         if view is not None and seat is None:
             view["last"] = (
@@ -124,3 +147,8 @@ def table_state(table: Table | int, seat: int | None) -> dict[str, Any]:
             "result": None if hand.hand is None else hand.hand.result,
         }
     return out
+
+
+def table_state(table: Table | int, seat: int | None) -> dict[str, Any]:
+    """Everything ``seat`` (None: a spectator) may see of the table now."""
+    return state_for(table_rows(table), seat)

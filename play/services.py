@@ -144,7 +144,12 @@ def _locked(table: Table | int) -> Position:
 def _current_hand(table: Table) -> OnlineHand | None:
     if table.game_id is None:
         return None
-    return OnlineHand.objects.filter(table=table, game_id=table.game_id).order_by("-number").first()
+    return (
+        OnlineHand.objects.filter(table=table, game_id=table.game_id)
+        .select_related("hand")
+        .order_by("-number")
+        .first()
+    )
 
 
 def _state_of(table: Table, hand: OnlineHand) -> HandState | None:

@@ -1,0 +1,267 @@
+"""Many tables of four played at once over real WebSockets: daphne, PostgreSQL and the Redis
+channel layer, as in production.
+
+Run from the project root (PostgreSQL and Redis on loopback)::
+
+    .venv/bin/python benchmarks/play_bench.py --tables 100 --seconds 30 --pace 1.0
+
+Each table has four players, each a WebSocket client of its own seat (cookies of a signed-in
+session, as a browser's); every client answers the state it is sent with a random legal move
+when its seat owes one (the one who cuts cuts, seat 0 starts the next game), after ``--pace``
+seconds (0: at once, the server's capacity in a closed loop). Printed:
+
+* tables held (every table still playing at the end, no socket closed, no move refused);
+* accepted actions per second;
+* from a move sent to the new state reaching all four seats of its table: p50, p99 (this
+  includes the move's own round trip, the lock, the engine, the write, the channel layer and
+  each connection reading its own seat's view);
+* the server's memory per table (daphne's resident size with the tables connected, less
+  before any, over the tables) and its CPU per action; the client's CPU beside the wall time.
+
+The server is one daphne process: it holds every socket and does every move's database work
+in its thread pool. The client runs on the same two cores.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+
+def _env(args: argparse.Namespace) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DATABASE_URL": args.db,
+        "REDIS_URL": args.redis,
+        "CHANNEL_LAYER_PREFIX": f"play-bench-{os.getpid()}",
+        "DJANGO_DEBUG": "0",
+        "PLAY_COMPUTER_DELAY_MIN": "0",
+        "PLAY_COMPUTER_DELAY_MAX": "0",
+        "DJANGO_SETTINGS_MODULE": "tarabish_site.settings",
+    }
+
+
+def _rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _setup(tables: int) -> list[tuple[int, list[str]]]:
+    """Tables of four signed-in people, each game started; answers (table, four cookies)."""
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from play import services
+
+    out = []
+    stamp = int(time.time())
+    for n in range(tables):
+        users = [
+            get_user_model().objects.create_user(username=f"bench-{stamp}-{n}-{s}")
+            for s in range(4)
+        ]
+        table = services.table_create(by=users[0], name=f"Bench {n}")
+        cookies = []
+        for s, user in enumerate(users):
+            services.table_sit(table=table, user=user, seat=s)
+            client = Client()
+            client.force_login(user)
+            cookies.append(
+                f"{settings.SESSION_COOKIE_NAME}={client.cookies[settings.SESSION_COOKIE_NAME].value}"
+            )
+        services.move(table=table, seat=0, data={"type": "start"})
+        out.append((table.pk, cookies))
+    return out
+
+
+def _move(state: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    seat, phase, hand = state["you"], state["phase"], state["hand"]
+    if phase in ("seating", "game_over"):
+        return {"type": "start"} if seat == 0 else None
+    if phase == "cutting":
+        return {"type": "cut", "at": rng.randint(4, 32)} if hand["cutter"] == seat else None
+    if phase == "hand_over":
+        return {"type": "continue"} if seat == 0 else None
+    view: dict[str, Any] = hand["view"]
+    legal: list[dict[str, Any]] = view["legal_actions"]
+    declare = [a for a in legal if a["type"] in ("bella", "announce_run", "show_run")]
+    if declare:
+        return declare[0]
+    if view["to_act"] != seat or view["phase"] == "done":
+        return None
+    if view["phase"] == "calling":
+        return rng.choice([a for a in legal if a["type"] in ("pass", "call")])
+    return {"type": "play", "card": rng.choice(view["legal_plays"])}
+
+
+class Bench:
+    def __init__(self, pace: float) -> None:
+        self.pace = pace
+        self.sent: dict[tuple[int, int], float] = {}
+        self.seen: dict[tuple[int, int], list[float]] = {}
+        self.latencies: list[float] = []
+        self.actions = 0
+        self.refused = 0
+        self.closed = 0
+        self.running = True
+
+    async def seat(self, url: str, origin: str, cookie: str, table: int, seed: int) -> None:
+        import websockets
+        from websockets.typing import Origin
+
+        rng = random.Random(seed)
+        async with websockets.connect(
+            url, origin=Origin(origin), additional_headers={"Cookie": cookie}, max_size=2**20
+        ) as socket:
+            try:
+                async for raw in socket:
+                    now = time.perf_counter()
+                    data = json.loads(raw)
+                    if data.get("event") == "refused":
+                        self.refused += 1
+                        continue
+                    key = (table, data["version"])
+                    got = self.seen.setdefault(key, [])
+                    got.append(now)
+                    if len(got) == 4 and key in self.sent:
+                        self.latencies.append(max(got) - self.sent.pop(key))
+                        self.actions += 1
+                        del self.seen[key]
+                    if not self.running:
+                        break
+                    move = _move(data, rng)
+                    if move is not None:
+                        if self.pace:
+                            await asyncio.sleep(self.pace * rng.uniform(0.5, 1.5))
+                        self.sent[(table, data["version"] + 1)] = time.perf_counter()
+                        await socket.send(json.dumps(move))
+            except websockets.ConnectionClosed:
+                self.closed += 1
+
+
+async def _run(args: argparse.Namespace, tables: list[tuple[int, list[str]]], pid: int) -> None:
+    origin = f"http://127.0.0.1:{args.port}"
+    bench = Bench(args.pace)
+    rss_before = _rss_kb(pid)
+    tasks = [
+        asyncio.create_task(
+            bench.seat(f"ws://127.0.0.1:{args.port}/ws/play/{pk}/", origin, cookie, pk, pk * 4 + s)
+        )
+        for pk, cookies in tables
+        for s, cookie in enumerate(cookies)
+    ]
+    await asyncio.sleep(args.warm_up)
+    bench.latencies.clear()
+    bench.actions = 0
+    cpu0, wall0, client0 = _cpu_seconds(pid), time.perf_counter(), time.process_time()
+    await asyncio.sleep(args.seconds)
+    cpu1, wall1, client1 = _cpu_seconds(pid), time.perf_counter(), time.process_time()
+    rss_during = _rss_kb(pid)
+    actions, lat = bench.actions, sorted(bench.latencies)
+    bench.running = False
+    for task in tasks:
+        task.cancel()
+    failures = [
+        r
+        for r in await asyncio.gather(*tasks, return_exceptions=True)
+        if isinstance(r, Exception) and not isinstance(r, asyncio.CancelledError)
+    ]
+    if failures:
+        print(f"{len(failures)} sockets failed, the first: {failures[0]!r}")
+    wall = wall1 - wall0
+    held = len(tables) if bench.closed == 0 else len(tables) - bench.closed // 4
+    p50 = statistics.median(lat) * 1000 if lat else float("nan")
+    p99 = lat[int(len(lat) * 0.99)] * 1000 if lat else float("nan")
+    print(f"tables: {len(tables)} (held {held}), pace {args.pace}s, timed {wall:.1f}s wall")
+    print(f"actions: {actions} ({actions / wall:.0f}/s), refused {bench.refused}")
+    print(f"sent -> all four seats: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
+    print(
+        f"daphne: {(cpu1 - cpu0) / max(actions, 1) * 1000:.2f} ms CPU per action, "
+        f"{(cpu1 - cpu0) / wall * 100:.0f}% of one core; memory {rss_before / 1024:.0f} MB before, "
+        f"{rss_during / 1024:.0f} MB with the tables: "
+        f"{(rss_during - rss_before) / len(tables):.0f} kB per table"
+    )
+    print(f"client: {client1 - client0:.1f} s CPU in {wall:.1f} s wall")
+
+
+def _wait_for_port(port: int) -> None:
+    import socket
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=1).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise SystemExit(f"daphne did not listen on port {port}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--tables", type=int, default=100)
+    parser.add_argument("--seconds", type=float, default=30)
+    parser.add_argument("--warm-up", type=float, default=5)
+    parser.add_argument("--pace", type=float, default=1.0)
+    parser.add_argument("--port", type=int, default=8104)
+    parser.add_argument("--db", default="postgres://postgres@127.0.0.1:5432/tarabish_play")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/12")
+    args = parser.parse_args()
+    env = _env(args)
+    os.environ.update(env)
+    python = str(ROOT / ".venv" / "bin" / "python")
+    subprocess.run(  # noqa: S603 - fixed command
+        [python, "manage.py", "migrate", "--no-input", "-v0"], cwd=ROOT, env=env, check=True
+    )
+    tables = _setup(args.tables)
+    server = subprocess.Popen(  # noqa: S603 - fixed command
+        [
+            str(ROOT / ".venv" / "bin" / "daphne"),
+            "-b",
+            "127.0.0.1",
+            "-p",
+            str(args.port),
+            "tarabish_site.asgi:application",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        _wait_for_port(args.port)
+        asyncio.run(_run(args, tables, server.pid))
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+if __name__ == "__main__":
+    main()
