@@ -134,7 +134,11 @@ class Bench:
 
         rng = random.Random(seed)
         async with websockets.connect(
-            url, origin=Origin(origin), additional_headers={"Cookie": cookie}, max_size=2**20
+            url,
+            origin=Origin(origin),
+            additional_headers={"Cookie": cookie},
+            max_size=2**20,
+            open_timeout=120,
         ) as socket:
             try:
                 async for raw in socket:
@@ -166,13 +170,12 @@ async def _run(args: argparse.Namespace, tables: list[tuple[int, list[str]]], pi
     origin = f"http://127.0.0.1:{args.port}"
     bench = Bench(args.pace)
     rss_before = _rss_kb(pid)
-    tasks = [
-        asyncio.create_task(
-            bench.seat(f"ws://127.0.0.1:{args.port}/ws/play/{pk}/", origin, cookie, pk, pk * 4 + s)
-        )
-        for pk, cookies in tables
-        for s, cookie in enumerate(cookies)
-    ]
+    tasks = []
+    for pk, cookies in tables:  # a table at a time, as people arrive
+        url = f"ws://127.0.0.1:{args.port}/ws/play/{pk}/"
+        for s, cookie in enumerate(cookies):
+            tasks.append(asyncio.create_task(bench.seat(url, origin, cookie, pk, pk * 4 + s)))
+        await asyncio.sleep(args.arrive)
     await asyncio.sleep(args.warm_up)
     bench.latencies.clear()
     bench.actions = 0
@@ -226,6 +229,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--warm-up", type=float, default=5)
     parser.add_argument("--pace", type=float, default=1.0)
+    parser.add_argument("--arrive", type=float, default=0.1, help="seconds between tables")
     parser.add_argument("--port", type=int, default=8104)
     parser.add_argument("--db", default="postgres://postgres@127.0.0.1:5432/tarabish_play")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/12")

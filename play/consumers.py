@@ -34,8 +34,7 @@ from tarabish_site.api.errors import ApplicationError
 NOT_FOUND = 4404
 
 #: The table as last read by this process, by (table, version): the four seats of a table
-#: held here are sent their views from one read. Used from the one thread where consumers
-#: run their database work.
+#: held here are usually sent their views from one read (two threads may both read it first).
 _read: dict[tuple[int, int], TableRows] = {}
 _READ_KEEP = 2000
 
@@ -48,6 +47,16 @@ def _state(pk: int, version: int, seat: int | None) -> dict[str, Any]:
             _read.clear()
         _read[(pk, rows.table.version)] = rows
     return state_for(rows, seat)
+
+
+def _db(func: Any) -> Any:
+    """``func`` run in a worker thread with its own connection on PostgreSQL: moves and reads
+    of different tables wait on the database side by side, not one after another in one
+    thread (the default of ``database_sync_to_async``, kept for SQLite, whose one writer at a
+    time gains nothing from more threads). Nothing here relies on running in one thread:
+    every move locks its table row."""
+    shared = settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql"
+    return database_sync_to_async(func, thread_sensitive=shared)
 
 
 def _delay() -> float:
@@ -67,7 +76,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         user = self.scope.get("user")
         query = parse_qs(self.scope.get("query_string", b"").decode())
         token = (query.get("invite") or [""])[0]
-        found = await database_sync_to_async(self._admit)(int(key), user, token)
+        found = await _db(self._admit)(int(key), user, token)
         if found is None:
             await self.close(code=NOT_FOUND)
             return
@@ -92,9 +101,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         if self.group is not None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.seat is not None:
-            await database_sync_to_async(services.seat_away)(
-                table=self.table_id, seat=self.seat, away=True
-            )
+            await _db(services.seat_away)(table=self.table_id, seat=self.seat, away=True)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         ref = content.get("ref") if isinstance(content, dict) else None
@@ -106,9 +113,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             return
         data = {k: v for k, v in content.items() if k != "ref"}
         try:
-            await database_sync_to_async(services.move)(
-                table=self.table_id, seat=self.seat, data=data
-            )
+            await _db(services.move)(table=self.table_id, seat=self.seat, data=data)
         except (EngineError, ApplicationError) as exc:
             code = getattr(exc, "code", "refused")
             await self._refuse(str(code), str(exc), ref)
@@ -122,7 +127,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._send_state(version)
 
     async def _send_state(self, version: int = 0) -> None:
-        state = await database_sync_to_async(_state)(self.table_id, version, self.seat)
+        state = await _db(_state)(self.table_id, version, self.seat)
         if state["version"] <= self.sent_version:
             return
         self.sent_version = state["version"]
@@ -140,7 +145,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         away and the table replaces them, again once they have been away long enough."""
         await asyncio.sleep(_delay())
         version = state["version"]
-        move = database_sync_to_async(services.computer_move)
+        move = _db(services.computer_move)
         if await move(table=self.table_id, version=version):
             return
         after = state["replace_after"]
