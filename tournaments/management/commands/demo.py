@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 
+from play import demo as play_demo
 from scoring import demo as scoring_demo
 from tournaments import demo as tournaments_demo
 
@@ -28,9 +29,12 @@ class Command(BaseCommand):
                 director.save(update_fields=["password"])
         scoring_demo.demo_load()
         made = tournaments_demo.demo_load(director=director)
+        with transaction.atomic():
+            play_demo.demo_load(director=director)
         for name, count in {
             **scoring_demo.demo_summary(),
             **tournaments_demo.demo_summary(),
+            **play_demo.demo_summary(),
         }.items():
             self.stdout.write(f"  {name}: {count}")
         if made:
