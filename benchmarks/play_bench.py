@@ -201,7 +201,8 @@ async def _run(args: argparse.Namespace, tables: list[tuple[int, list[str]]], pi
     p50 = statistics.median(lat) * 1000 if lat else float("nan")
     p99 = lat[int(len(lat) * 0.99)] * 1000 if lat else float("nan")
     print(
-        f"tables: {len(tables)} (all four seats connected and kept: {held}), pace {args.pace}s, timed {wall:.1f}s wall"
+        f"tables: {len(tables)} (all four seats connected and kept: {held}), "
+        f"pace {args.pace}s, timed {wall:.1f}s wall"
     )
     print(f"actions: {actions} ({actions / wall:.0f}/s), refused {bench.refused}")
     print(f"sent -> all four seats: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
