@@ -171,7 +171,9 @@ def _demo_registered(
     check-in processed: ready for its stages."""
     from tournaments import services
 
-    tournament = services.tournament_create(actor=director, name=name, slug=slug, **values)
+    tournament = services.tournament_create(
+        actor=director, name=name, slug=slug, check_in_required=absent > 0, **values
+    )
     services.tournament_open_registration(tournament_id=tournament.pk, actor=director)
     entries = [
         services.entry_register(tournament_id=tournament.pk, actor=director, team_id=team_id)

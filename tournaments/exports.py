@@ -12,7 +12,7 @@ Shape (version 1)::
     {"format": "tarabish-tournament", "version": 1, "exported_at": "...",
      "tournament": {name, slug, venue, starts_on, ends_on, ruleset_preset, ruleset,
                     match_format, match_games, status, public, substitutes_allowed,
-                    seed_by_rating, finished_at},
+                    seed_by_rating, check_in_required, finished_at},
      "players": [{key, display_name, community}],
      "teams": [{key, name, players: [player key, player key]}],
      "entries": [{key, team, seed, status, checked_in, checked_in_at, withdrawn_at,
@@ -84,6 +84,7 @@ TOURNAMENT_FIELDS = (
     "public",
     "substitutes_allowed",
     "seed_by_rating",
+    "check_in_required",
     "finished_at",
 )
 ENTRY_FIELDS = (

@@ -75,6 +75,11 @@ class Tournament(models.Model):
     seed_by_rating = models.BooleanField(
         default=False, help_text="At check-in, seed entries by the players' ratings."
     )
+    check_in_required = models.BooleanField(
+        default=False,
+        help_text="Teams check in on the day; otherwise every registered team is checked in "
+        "and plays.",
+    )
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

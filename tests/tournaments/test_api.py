@@ -123,7 +123,7 @@ def test_changing_a_tournament_needs_the_current_version() -> None:
 
 
 def test_a_director_runs_the_day_through_the_api() -> None:
-    tournament = TournamentFactory(slug="day")
+    tournament = TournamentFactory(slug="day", check_in_required=True)
     client = client_for(tournament.organiser)
     base = "/api/v1/tournaments/day"
     assert client.post(f"{base}/open-registration/").json()["status"] == "registration"

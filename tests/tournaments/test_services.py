@@ -105,7 +105,7 @@ def test_update_needs_the_current_version() -> None:
 
 
 def test_checkin_drops_no_shows_and_closes_the_seeding_gaps() -> None:
-    tournament = TournamentFactory(status=Tournament.Status.REGISTRATION)
+    tournament = TournamentFactory(status=Tournament.Status.REGISTRATION, check_in_required=True)
     entries = [
         entry_register(
             tournament_id=tournament.pk, actor=tournament.organiser, team_id=t.pk, seed=s
@@ -761,7 +761,7 @@ def test_a_game_corrected_back_into_play_no_longer_counts_for_its_match(
 
 
 def test_a_first_stage_waits_for_check_in_to_be_processed() -> None:
-    tournament = TournamentFactory(status=Tournament.Status.CHECK_IN)
+    tournament = TournamentFactory(status=Tournament.Status.CHECK_IN, check_in_required=True)
     EntryFactory(tournament=tournament, seed=1, checked_in=True)
     EntryFactory(tournament=tournament, checked_in=True)
     EntryFactory(tournament=tournament, checked_in=False)

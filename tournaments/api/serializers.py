@@ -82,6 +82,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "match_games",
             "substitutes_allowed",
             "seed_by_rating",
+            "check_in_required",
             "version",
             "entry_count",
             "stage_count",
@@ -114,6 +115,11 @@ class TournamentCreateSerializer(OnlyItsFields):
     public = serializers.BooleanField(required=False, default=True)
     substitutes_allowed = serializers.BooleanField(required=False, default=False)
     seed_by_rating = serializers.BooleanField(required=False, default=False)
+    check_in_required = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Teams check in on the day; otherwise every team registered is checked in.",
+    )
 
 
 class TournamentUpdateSerializer(OnlyItsChanges):
@@ -124,6 +130,7 @@ class TournamentUpdateSerializer(OnlyItsChanges):
     public = serializers.BooleanField(required=False)
     substitutes_allowed = serializers.BooleanField(required=False)
     seed_by_rating = serializers.BooleanField(required=False)
+    check_in_required = serializers.BooleanField(required=False)
     match_format = serializers.ChoiceField(choices=Tournament.MatchFormat.choices, required=False)
     match_games = serializers.IntegerField(min_value=1, max_value=9, required=False)
     ruleset_preset = serializers.ChoiceField(choices=list(PRESETS), required=False)
@@ -210,6 +217,30 @@ class CsvImportSerializer(OnlyItsFields):
         help_text="CSV text with a header: team, player_one, player_two, community, seed "
         "(player_one and player_two required).",
         trim_whitespace=False,
+    )
+
+
+class BulkEntrySerializer(OnlyItsFields):
+    entries = serializers.ListField(
+        child=serializers.JSONField(),
+        min_length=1,
+        max_length=4096,
+        help_text="Teams to register, each {player_one, player_two} with an optional team "
+        "(name), community and seed; all are registered or none.",
+    )
+
+
+class SeedSerializer(OnlyItsFields):
+    method = serializers.ChoiceField(
+        choices=["as_entered", "rating", "random", "order"],
+        help_text="as_entered (order of registration), rating (strongest first), random, or "
+        "order (the ids in `order`, seed 1 first).",
+    )
+    order = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
+        required=False,
+        default=list,
+        help_text="With method order: every active entry's id, seed 1 first.",
     )
 
 

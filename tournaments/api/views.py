@@ -33,6 +33,7 @@ from tarabish_site.api.versioning import (
 from tarabish_site.api.viewsets import ApiViewSet
 from tournaments import exports, selectors, services
 from tournaments.api.serializers import (
+    BulkEntrySerializer,
     CheckInSerializer,
     CsvImportSerializer,
     DirectorSerializer,
@@ -48,6 +49,7 @@ from tournaments.api.serializers import (
     RatingSerializer,
     ReopenSerializer,
     RoundSerializer,
+    SeedSerializer,
     StageCreateSerializer,
     StageSerializer,
     SubstituteSerializer,
@@ -399,6 +401,47 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
         created = list(self.get_queryset().filter(pk__in=[e.pk for e in report.created]))
         body = {"rows": report.rows, "created": EntrySerializer(created, many=True).data}
         return Response(body, status=201)
+
+    @extend_schema(
+        summary="Register many teams at once (all or nothing)",
+        tags=[TAG_E],
+        parameters=[SLUG],
+        request=BulkEntrySerializer,
+        responses={201: ImportReportSerializer, **error_responses(400, 401, 403, 404, 409, 422)},
+    )
+    @idempotent
+    @action(detail=False, methods=["post"], url_path="bulk")
+    def bulk_add(self, request: Request, tournament_slug: str) -> Response:
+        tournament = _tournament(request, tournament_slug)
+        serializer = BulkEntrySerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        report = services.entries_bulk_add(
+            tournament_id=tournament.pk,
+            actor=_actor(request),
+            entries=serializer.validated_data["entries"],
+        )
+        created = list(self.get_queryset().filter(pk__in=[e.pk for e in report.created]))
+        body = {"rows": report.rows, "created": EntrySerializer(created, many=True).data}
+        return Response(body, status=201)
+
+    @extend_schema(
+        summary="Seed the teams before play: as entered, by rating, at random, or in an order",
+        tags=[TAG_E],
+        parameters=[SLUG],
+        request=SeedSerializer,
+        responses={200: EntrySerializer(many=True), **error_responses(400, 401, 403, 404, 409)},
+    )
+    @idempotent
+    @action(detail=False, methods=["post"], url_path="seeds")
+    def seeds(self, request: Request, tournament_slug: str) -> Response:
+        tournament = _tournament(request, tournament_slug)
+        serializer = SeedSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        services.entries_seed(
+            tournament_id=tournament.pk, actor=_actor(request), **serializer.validated_data
+        )
+        entries = self.get_queryset().filter(seed__isnull=False).order_by("seed")
+        return Response(EntrySerializer(entries, many=True).data)
 
     @_action_schema("Check a team in (or out)", TAG_E, EntrySerializer, CheckInSerializer)
     @idempotent

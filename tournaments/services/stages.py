@@ -50,7 +50,7 @@ from tournaments.services.standings import (
     standings_recompute,
     standings_touch,
 )
-from tournaments.services.tournaments import check_match_format
+from tournaments.services.tournaments import check_match_format, entries_close_up
 
 Kind = Stage.Kind
 TStatus = Tournament.Status
@@ -224,6 +224,9 @@ def _entrants(stage: Stage) -> list[int]:
         .order_by("-order")
         .first()
     )
+    if previous is None and not stage.tournament.check_in_required:
+        # No check-in: every team registered plays, its seed closed up.
+        entries_close_up(tournament=stage.tournament)
     if previous is None:
         # Check-in processed: every active entry is checked in and seeded. Before, a stage
         # would start with the entries that happened to be seeded at registration only.
@@ -409,7 +412,10 @@ def stage_start(*, stage_id: int, actor: Actor) -> Stage:
     their pools, rounds and matches."""
     tournament, stage = _lock_stage(stage_id)
     require_director(tournament, actor)
-    require_status(tournament, TStatus.CHECK_IN, TStatus.RUNNING, doing="start a stage")
+    allowed = [TStatus.CHECK_IN, TStatus.RUNNING]
+    if not tournament.check_in_required:
+        allowed += [TStatus.DRAFT, TStatus.REGISTRATION]
+    require_status(tournament, *allowed, doing="start a stage")
     if stage.status != Stage.Status.PENDING:
         raise Conflict(f"{stage.name} has already started.", code="already_started")
     entrants = _entrants(stage)

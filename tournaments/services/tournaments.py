@@ -2,7 +2,8 @@
 
 import csv
 import io
-from collections.abc import Collection, Iterable
+import random
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -119,8 +120,13 @@ def tournament_create(
     public: bool = True,
     substitutes_allowed: bool = False,
     seed_by_rating: bool = False,
+    check_in_required: bool = False,
 ) -> Tournament:
     """Create a tournament in draft; ``actor`` becomes its organiser and first director.
+
+    Without ``check_in_required`` every team registered is checked in at once, and the first
+    stage starts with all of them (their seeds closed up); with it, teams check in on the day
+    and the director processes check-in before the first stage.
 
     Only a director of every game (staff, or the ``scoring.direct_games`` permission) creates
     a tournament; its directors then direct its match games only.
@@ -153,6 +159,7 @@ def tournament_create(
             public=public,
             substitutes_allowed=substitutes_allowed,
             seed_by_rating=seed_by_rating,
+            check_in_required=check_in_required,
         )
     if organiser is not None:
         tournament.directors.add(organiser)
@@ -167,6 +174,7 @@ UPDATABLE = {
     "public",
     "substitutes_allowed",
     "seed_by_rating",
+    "check_in_required",
     "match_format",
     "match_games",
     "ruleset_preset",
@@ -192,6 +200,12 @@ def tournament_update(
             "The ruleset and match format cannot change once play has started.",
             code="already_started",
         )
+    if started and "check_in_required" in changes:
+        raise Conflict(
+            "Check-in cannot be turned on or off once play has started.",
+            code="already_started",
+            fields={"check_in_required": ["play has started"]},
+        )
     if "ruleset" in changes or "ruleset_preset" in changes:
         tournament.ruleset_preset, tournament.ruleset = _ruleset_json(
             changes.get("ruleset_preset", ""), changes.get("ruleset")
@@ -202,7 +216,18 @@ def tournament_update(
             setattr(tournament, name, changes[name])
     if tournament.public != was_public:
         tournament_public_follow(tournament=tournament)
-    for name in ("substitutes_allowed", "seed_by_rating", "match_format", "match_games"):
+    if changes.get("check_in_required") is False and tournament.check_in_required:
+        # No check-in after all: every team still registered plays.
+        tournament.entries.filter(status=Entry.Status.ACTIVE, checked_in=False).update(
+            checked_in=True, checked_in_at=timezone.now()
+        )
+    for name in (
+        "substitutes_allowed",
+        "seed_by_rating",
+        "check_in_required",
+        "match_format",
+        "match_games",
+    ):
         if name in changes:
             setattr(tournament, name, changes[name])
     check_match_format(tournament.match_format, tournament.match_games)
@@ -353,9 +378,18 @@ def entry_register(
             f"Seed {seed} is already taken.", code="seed_taken", fields={"seed": ["already taken"]}
         )
     with integrity_as_conflict(f"{team.name} or seed {seed} is already registered."):
-        entry = Entry.objects.create(tournament=tournament, team=team, seed=seed)
+        entry = Entry.objects.create(
+            tournament=tournament, team=team, seed=seed, **_arrival(tournament)
+        )
     _bump(tournament)
     return entry
+
+
+def _arrival(tournament: Tournament) -> dict[str, Any]:
+    """How a new entry starts: checked in already, unless the tournament has a check-in."""
+    if tournament.check_in_required:
+        return {}
+    return {"checked_in": True, "checked_in_at": timezone.now()}
 
 
 def _refuse_players_elsewhere(
@@ -455,22 +489,111 @@ def checkin_process(*, tournament_id: int, actor: Actor) -> Tournament:
             f"Only {len(present)} team(s) checked in; a tournament needs at least two.",
             code="too_few_entries",
         )
+    _seeds_close_up(tournament, present, entries)
+    return _bump(tournament)
+
+
+def _seeds_close_up(tournament: Tournament, present: list[Entry], entries: list[Entry]) -> None:
+    """Seed ``present`` 1..n (their seeds' order, unseeded ones in order of registration, or
+    by rating with ``seed_by_rating``); the other active ``entries`` become inactive."""
     if tournament.seed_by_rating:
         ordered = _rating_order(present)
     else:
         ordered = sorted(
             present, key=lambda e: (e.seed is None, e.seed or 0, e.registered_at, e.pk)
         )
-    tournament.entries.update(seed=None)
-    for number, entry in enumerate(ordered, start=1):
-        entry.seed = number
-        entry.version += 1
-    absent = [e for e in entries if e not in present and e.status == Entry.Status.ACTIVE]
+    _seeds_store(tournament, ordered)
+    playing = {e.pk for e in present}
+    absent = [e for e in entries if e.pk not in playing and e.status == Entry.Status.ACTIVE]
     for entry in absent:
         entry.status = Entry.Status.INACTIVE
         entry.seed = None
         entry.version += 1
-    Entry.objects.bulk_update([*ordered, *absent], ["seed", "status", "version"])
+    Entry.objects.bulk_update(absent, ["seed", "status", "version"])
+
+
+def _seeds_store(tournament: Tournament, ordered: list[Entry]) -> None:
+    """Seed ``ordered`` 1..n and every other entry of the tournament none."""
+    in_place = all(entry.seed == number for number, entry in enumerate(ordered, start=1))
+    if in_place and tournament.entries.exclude(seed=None).count() == len(ordered):
+        return  # seeded so already (as the director left them, or check-in closed them up)
+    tournament.entries.update(seed=None)
+    for number, entry in enumerate(ordered, start=1):
+        entry.seed = number
+        entry.version += 1
+    Entry.objects.bulk_update(ordered, ["seed", "version"])
+
+
+def entries_close_up(*, tournament: Tournament) -> None:
+    """Before the first stage of a tournament without check-in: every active entry plays,
+    seeded 1..n as :func:`checkin_process` would (the tournament is locked)."""
+    entries = list(tournament.entries.select_related("team").select_for_update())
+    present = [e for e in entries if e.status == Entry.Status.ACTIVE]
+    if len(present) < 2:
+        raise Conflict(
+            f"Only {len(present)} team(s) registered; a tournament needs at least two.",
+            code="too_few_entries",
+        )
+    now = timezone.now()
+    late = [e for e in present if not e.checked_in]
+    for entry in late:
+        entry.checked_in, entry.checked_in_at = True, now
+    Entry.objects.bulk_update(late, ["checked_in", "checked_in_at"])
+    _seeds_close_up(tournament, present, entries)
+
+
+SEED_METHODS = ("as_entered", "rating", "random", "order")
+
+
+@transaction.atomic
+def entries_seed(
+    *,
+    tournament_id: int,
+    actor: Actor,
+    method: str,
+    order: Sequence[int] = (),
+    rng: random.Random | None = None,
+) -> Tournament:
+    """Seed the active entries 1..n before play starts.
+
+    ``method``: ``as_entered`` (in order of registration), ``rating`` (strongest pair of
+    players first), ``random``, or ``order`` (``order`` lists every active entry's id, seed 1
+    first). Withdrawn and inactive entries keep no seed.
+    """
+    tournament = _locked(tournament_id)
+    require_director(tournament, actor)
+    require_status(
+        tournament, Status.DRAFT, Status.REGISTRATION, Status.CHECK_IN, doing="seed the teams"
+    )
+    if method not in SEED_METHODS:
+        raise invalid("method", f"must be one of {', '.join(SEED_METHODS)}.")
+    entries = list(
+        tournament.entries.filter(status=Entry.Status.ACTIVE)
+        .select_related("team")
+        .select_for_update()
+        .order_by("registered_at", "pk")
+    )
+    if method == "rating":
+        ordered = _rating_order(entries)
+    elif method == "random":
+        ordered = list(entries)
+        (rng or random.SystemRandom()).shuffle(ordered)
+    elif method == "order":
+        by_id = {e.pk: e for e in entries}
+        unknown = [pk for pk in order if pk not in by_id]
+        if unknown:
+            raise invalid("order", f"entry {unknown[0]} is not an active entry of this tournament.")
+        if len(set(order)) != len(order):
+            raise invalid("order", "lists an entry twice.")
+        left_out = [e for e in entries if e.pk not in set(order)]
+        if left_out:
+            raise invalid(
+                "order", f"leaves out {left_out[0].team} (entry {left_out[0].pk}): list every one."
+            )
+        ordered = [by_id[pk] for pk in order]
+    else:
+        ordered = list(entries)
+    _seeds_store(tournament, ordered)
     return _bump(tournament)
 
 
@@ -486,9 +609,11 @@ class ImportReport:
     rows: int = 0
     created: list[Entry] = field(default_factory=list)
     errors: dict[str, list[str]] = field(default_factory=dict)
+    #: How a row is named in the errors: ``rows.<line>`` (CSV) or ``entries.<index>`` (JSON).
+    prefix: str = "rows"
 
     def add(self, row: int, column: str, reason: str) -> None:
-        self.errors.setdefault(f"rows.{row}.{column}", []).append(reason)
+        self.errors.setdefault(f"{self.prefix}.{row}.{column}", []).append(reason)
 
 
 @dataclass(frozen=True)
@@ -542,50 +667,59 @@ def _parse_rows(text: str, report: ImportReport) -> list[_Row]:
     except csv.Error as error:
         raise _unreadable(reader.reader, error) from None
     for number, raw in enumerate(read, start=2):  # row 1 is the header
-        values = {(k or "").strip().lower(): (v or "").strip() for k, v in raw.items() if k}
-        for column in ("player_one", "player_two", "community"):
-            values[column] = scoring_services.name_normalised(values.get(column, ""))
-        if not any(values.values()):
-            continue
-        report.rows += 1
-        seed: int | None = None
-        if values.get("seed"):
-            try:
-                seed = int(values["seed"])
-            except ValueError:
-                report.add(number, "seed", f"{values['seed']!r} is not a whole number.")
-            else:
-                if seed < 1:
-                    report.add(number, "seed", "seeds count from 1.")
-                elif seed > SEED_MAX:
-                    report.add(number, "seed", f"seeds go up to {SEED_MAX}.")
-        for column in REQUIRED_COLUMNS:
-            if not values.get(column):
-                report.add(number, column, "is empty.")
-            elif len(values[column]) > 100:
-                report.add(number, column, "is longer than 100 characters.")
-            elif why := scoring_services.name_refused_why(values[column]):
-                report.add(number, column, f"{why}.")
-        for column, longest in (("team", 120), ("community", 100)):
-            if len(values.get(column, "")) > longest:
-                report.add(number, column, f"is longer than {longest} characters.")
-        if values.get("player_one") and values.get("player_one") == values.get("player_two"):
-            report.add(number, "player_two", "is the same player as player_one.")
-        rows.append(
-            _Row(
-                number,
-                values.get("team", ""),
-                values.get("player_one", ""),
-                values.get("player_two", ""),
-                values.get("community", ""),
-                seed,
-            )
-        )
+        row = _read_row(number, raw, report)
+        if row is not None:
+            rows.append(row)
     if not rows:
         raise ValidationFailed(
             "The CSV holds no teams.", code="csv_empty", fields={"file": ["no rows"]}
         )
     return rows
+
+
+def _read_row(number: int, raw: dict[str, Any], report: ImportReport) -> _Row | None:
+    """One team from its columns (None for a blank row), every problem added to ``report``."""
+    values = {
+        (k or "").strip().lower(): ("" if v is None else str(v)).strip()
+        for k, v in raw.items()
+        if k
+    }
+    for column in ("player_one", "player_two", "community"):
+        values[column] = scoring_services.name_normalised(values.get(column, ""))
+    if not any(values.values()):
+        return None
+    report.rows += 1
+    seed: int | None = None
+    if values.get("seed"):
+        try:
+            seed = int(values["seed"])
+        except ValueError:
+            report.add(number, "seed", f"{values['seed']!r} is not a whole number.")
+        else:
+            if seed < 1:
+                report.add(number, "seed", "seeds count from 1.")
+            elif seed > SEED_MAX:
+                report.add(number, "seed", f"seeds go up to {SEED_MAX}.")
+    for column in REQUIRED_COLUMNS:
+        if not values.get(column):
+            report.add(number, column, "is empty.")
+        elif len(values[column]) > 100:
+            report.add(number, column, "is longer than 100 characters.")
+        elif why := scoring_services.name_refused_why(values[column]):
+            report.add(number, column, f"{why}.")
+    for column, longest in (("team", 120), ("community", 100)):
+        if len(values.get(column, "")) > longest:
+            report.add(number, column, f"is longer than {longest} characters.")
+    if values.get("player_one") and values.get("player_one") == values.get("player_two"):
+        report.add(number, "player_two", "is the same player as player_one.")
+    return _Row(
+        number,
+        values.get("team", ""),
+        values.get("player_one", ""),
+        values.get("player_two", ""),
+        values.get("community", ""),
+        seed,
+    )
 
 
 def _check_duplicates(rows: Iterable[_Row], tournament: Tournament, report: ImportReport) -> None:
@@ -643,27 +777,77 @@ def entries_import_csv(*, tournament_id: int, actor: Actor, text: str) -> Import
     )
     report = ImportReport()
     rows = _parse_rows(text, report)
+    _register_rows(tournament, rows, report, what="lines")
+    return report
+
+
+def _register_rows(
+    tournament: Tournament, rows: list[_Row], report: ImportReport, *, what: str
+) -> None:
+    """Register ``rows`` (the tournament is locked), or nothing if any of them is refused."""
     _check_duplicates(rows, tournament, report)
     if report.errors:
         bad = sorted({key.split(".")[1] for key in report.errors}, key=int)
         raise ValidationFailed(
             f"Nothing was imported: {len(bad)} of {report.rows} rows have problems "
-            f"(lines {', '.join(bad)}).",
-            code="csv_rows_invalid",
+            f"({what} {', '.join(bad)}).",
+            code="csv_rows_invalid" if report.prefix == "rows" else "entries_invalid",
             fields=report.errors,
         )
+    arrival = _arrival(tournament)
     for row in rows:
         one = _player(row.player_one, row.community)
         two = _player(row.player_two, row.community)
         team = _team_for(one, two, row.team)
         if tournament.entries.filter(team=team).exists():
+            field_name = f"{report.prefix}.{row.number}.team"
             raise ValidationFailed(
-                f"Nothing was imported: line {row.number}: {team.name} is already registered.",
-                code="csv_rows_invalid",
-                fields={f"rows.{row.number}.team": ["already registered in this tournament"]},
+                f"Nothing was imported: {what[:-1]} {row.number}: {team.name} is already "
+                "registered.",
+                code="csv_rows_invalid" if report.prefix == "rows" else "entries_invalid",
+                fields={field_name: ["already registered in this tournament"]},
             )
-        report.created.append(Entry(tournament=tournament, team=team, seed=row.seed))
+        report.created.append(Entry(tournament=tournament, team=team, seed=row.seed, **arrival))
     with integrity_as_conflict("Another change registered some of these teams at the same time."):
         report.created = Entry.objects.bulk_create(report.created)
     _bump(tournament)
+
+
+ENTRY_KEYS = frozenset(CSV_COLUMNS)
+
+
+@transaction.atomic
+def entries_bulk_add(
+    *, tournament_id: int, actor: Actor, entries: Sequence[dict[str, Any]]
+) -> ImportReport:
+    """Register many teams at once, each ``{"player_one", "player_two"}`` with an optional
+    ``team`` name, ``community`` and ``seed``: the CSV import's rows as JSON.
+
+    All or nothing: if any entry is bad nothing is registered, and the error names every bad
+    entry and field (``entries.<index>.<field>``, counting from 0).
+    """
+    tournament = _locked(tournament_id)
+    require_director(tournament, actor)
+    require_status(
+        tournament, Status.DRAFT, Status.REGISTRATION, Status.CHECK_IN, doing="add teams"
+    )
+    if not entries:
+        raise invalid("entries", "lists no teams.")
+    report = ImportReport(prefix="entries")
+    rows: list[_Row] = []
+    for index, raw in enumerate(entries):
+        if not isinstance(raw, dict):
+            report.rows += 1
+            report.add(index, "team", "is not an object with player_one and player_two.")
+            continue
+        unknown = sorted(set(raw) - ENTRY_KEYS)
+        for key in unknown:
+            report.add(index, str(key), f"is not a field; use {', '.join(CSV_COLUMNS)}.")
+        row = _read_row(index, {k: v for k, v in raw.items() if k in ENTRY_KEYS}, report)
+        if row is None:
+            report.rows += 1
+            report.add(index, "player_one", "is empty.")
+            continue
+        rows.append(row)
+    _register_rows(tournament, rows, report, what="entries")
     return report
