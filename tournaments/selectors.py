@@ -488,6 +488,7 @@ def rating_leaders(limit: int = 50) -> QuerySet[PlayerRating]:
 @dataclass
 class DayAtAGlance:
     tournament: Tournament
+    #: Ready matches that can start now: teams and table free.
     ready: list[Match]
     in_progress: list[Match]
     waiting: list[Match]
@@ -496,6 +497,8 @@ class DayAtAGlance:
     checked_in: int
     entries: int
     next_step: NextStep | None = None
+    #: Ready matches that wait for a team (playing, or due at an earlier match) or a table.
+    queued: list[Match] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -585,10 +588,15 @@ def director_day(tournament: Tournament) -> DayAtAGlance:
     by_table = sorted(
         matches, key=lambda m: (m.stage.order, m.round.number, m.table or 10_000, m.pk)
     )
+    in_progress = [m for m in by_table if m.state == Match.State.IN_PROGRESS]
+    ready, queued = startable_now(
+        [m for m in by_table if m.state == Match.State.READY], in_progress
+    )
     return DayAtAGlance(
         tournament=tournament,
-        ready=[m for m in by_table if m.state == Match.State.READY],
-        in_progress=[m for m in by_table if m.state == Match.State.IN_PROGRESS],
+        ready=ready,
+        queued=queued,
+        in_progress=in_progress,
         waiting=[m for m in matches if m.state == Match.State.PENDING],
         held=held,
         disputes=disputes,
@@ -596,6 +604,26 @@ def director_day(tournament: Tournament) -> DayAtAGlance:
         entries=counts["entries"],
         next_step=director_next_step(tournament),
     )
+
+
+def startable_now(ready: list[Match], playing: list[Match]) -> tuple[list[Match], list[Match]]:
+    """Split ``ready`` (in the order they should be played) into the matches that can start
+    now and those that wait: a match waits while either team is playing or due to play an
+    earlier one, or while its table is taken by a match being played or listed before it."""
+    busy_teams = {e for m in playing for e in (m.home_id, m.away_id) if e is not None}
+    busy_tables = {m.table for m in playing if m.table is not None}
+    now: list[Match] = []
+    later: list[Match] = []
+    for match in ready:
+        teams = {e for e in (match.home_id, match.away_id) if e is not None}
+        if teams & busy_teams or (match.table is not None and match.table in busy_tables):
+            later.append(match)
+        else:
+            now.append(match)
+            if match.table is not None:
+                busy_tables.add(match.table)
+        busy_teams |= teams
+    return now, later
 
 
 def director_tournaments(user: Viewer) -> QuerySet[Tournament]:

@@ -9,6 +9,7 @@ from tournaments.views import (
     players,
     public,
     screen,
+    setup,
     sheets,
     tables,
 )
@@ -17,6 +18,7 @@ app_name = "tournaments"
 
 urlpatterns = [
     path("tournaments/", public.tournament_list, name="tournament-list"),
+    path("tournaments/new/", setup.tournament_setup_page, name="tournament-setup"),
     path("tournaments/<slug:slug>/", public.tournament_detail, name="tournament-detail"),
     path(
         "tournaments/<slug:slug>/stages/<int:stage_id>/live/",

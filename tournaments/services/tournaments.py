@@ -30,6 +30,8 @@ from tournaments.services._common import (
 )
 
 Status = Tournament.Status
+#: Slugs that name pages under /tournaments/ rather than a tournament.
+RESERVED_SLUGS = frozenset({"new"})
 
 
 def _ruleset_json(
@@ -93,6 +95,8 @@ def tournament_create_check(
     slug = slugify(slug or name)[:80]
     if not slug:
         raise invalid("slug", "give a slug of letters, digits and hyphens.")
+    if slug in RESERVED_SLUGS:
+        raise invalid("slug", f"{slug!r} names a page of the site: choose another slug.")
     if Tournament.objects.filter(slug=slug).exists():
         raise Conflict(
             f"A tournament with the slug {slug!r} already exists.",

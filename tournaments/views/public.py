@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import require_GET
 
-from tournaments import selectors
+from tournaments import selectors, services
 from tournaments.views.common import (
     _highlight,
     _stage_of,
@@ -28,7 +28,10 @@ NOW_PLAYING_ROWS = 24
 @require_GET
 def tournament_list(request: HttpRequest) -> HttpResponse:
     tournaments = selectors.tournament_list(request.user)
-    return render(request, "tournaments/list.html", {"tournaments": tournaments})
+    can_set_up = request.user.is_authenticated and services.can_create_tournament(request.user)
+    return render(
+        request, "tournaments/list.html", {"tournaments": tournaments, "can_set_up": can_set_up}
+    )
 
 
 @require_GET

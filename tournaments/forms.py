@@ -1,0 +1,102 @@
+"""Forms of the tournaments pages: they read and type what was posted; the services decide."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from scoring.engine import PRESET_NAMES
+from tournaments.models import POOLS_MAX, SWISS_ROUNDS_MAX
+from tournaments.services.setup import FORMAT_PRESETS, SEEDINGS
+
+
+class SetupForm(forms.Form):
+    """One page to set up a tournament: its name, format, rules, teams, seeds; then start."""
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    starts_on = forms.DateField(
+        label=_("Day"), widget=forms.DateInput(attrs={"type": "date"}), initial=dt.date.today
+    )
+    venue = forms.CharField(label=_("Venue"), max_length=200, required=False)
+    format = forms.ChoiceField(
+        label=_("Format"),
+        choices=[(p.slug, p.label) for p in FORMAT_PRESETS.values()],
+        widget=forms.RadioSelect,
+        initial="pools_single",
+    )
+    pool_count = forms.IntegerField(
+        label=_("Pools"),
+        min_value=1,
+        max_value=POOLS_MAX,
+        initial=2,
+        help_text=_("Formats with pools only."),
+    )
+    qualifiers_per_pool = forms.IntegerField(
+        label=_("Teams through from each pool"),
+        min_value=1,
+        initial=2,
+        help_text=_("Next stage: how many of each pool play the knockout once the pools are over."),
+    )
+    swiss_rounds = forms.IntegerField(
+        label=_("Swiss rounds"),
+        min_value=1,
+        max_value=SWISS_ROUNDS_MAX,
+        required=False,
+        help_text=_("Swiss only. Empty: enough rounds to rank the field."),
+    )
+    third_place = forms.BooleanField(
+        label=_("Play for third place"),
+        required=False,
+        help_text=_("Single elimination: the knockout's losing semi-finalists meet."),
+    )
+    ruleset_preset = forms.ChoiceField(label=_("Rules"))
+    match_games = forms.TypedChoiceField(
+        label=_("Games per match"),
+        choices=[(1, _("One game")), (3, _("Best of 3")), (5, _("Best of 5"))],
+        coerce=int,
+        initial=1,
+    )
+    teams = forms.CharField(
+        label=_("Teams"),
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        help_text=_(
+            "One team a line: “Angus MacNeil & Flora MacLean”, or “The Bait Shop: Angus "
+            "MacNeil & Flora MacLean”; or CSV with the columns player_one, player_two (team, "
+            "community, seed optional)."
+        ),
+        required=False,
+    )
+    teams_file = forms.FileField(
+        label=_("…or upload a CSV file"), required=False, help_text=_("UTF-8 CSV.")
+    )
+    seeding = forms.ChoiceField(
+        label=_("Seeds"), choices=list(SEEDINGS.items()), widget=forms.RadioSelect
+    )
+    check_in_required = forms.BooleanField(
+        label=_("Teams check in on the day"),
+        required=False,
+        help_text=_("Otherwise every team above is checked in and plays."),
+    )
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        rules = self.fields["ruleset_preset"]
+        assert isinstance(rules, forms.ChoiceField)  # noqa: S101 - declared above
+        rules.choices = list(PRESET_NAMES.items())
+        self.fields["ruleset_preset"].initial = "cape-breton-standard"
+        self.fields["seeding"].initial = "as_entered"
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        upload = data.get("teams_file")
+        if upload is not None:
+            try:
+                data["teams"] = upload.read().decode("utf-8-sig")
+            except UnicodeDecodeError:
+                self.add_error(
+                    "teams_file", _("The file is not text in UTF-8: save it as CSV UTF-8.")
+                )
+        return data
