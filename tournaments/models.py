@@ -174,6 +174,10 @@ class Stage(models.Model):
         RUNNING = "running", "Running"
         FINISHED = "finished", "Finished"
 
+    class SwissPairing(models.TextChoices):
+        DUTCH = "dutch", "Dutch system: top half of each score group against its bottom half"
+        NEIGHBOURS = "neighbours", "Neighbours in the standings: 1 v 2, 3 v 4 in each score group"
+
     class GrandFinal(models.TextChoices):
         RESET = "reset", "Reset if needed"
         SINGLE = "single", "Single match"
@@ -188,6 +192,12 @@ class Stage(models.Model):
     legs = models.PositiveSmallIntegerField(default=1, help_text="2 for a double round robin.")
     swiss_rounds = models.PositiveSmallIntegerField(
         null=True, blank=True, help_text="Empty: ceil(log2 of the number of entries)."
+    )
+    swiss_pairing = models.CharField(
+        max_length=12,
+        choices=SwissPairing.choices,
+        default=SwissPairing.DUTCH,
+        help_text="How a Swiss stage pairs each round.",
     )
     third_place = models.BooleanField(default=False)
     grand_final = models.CharField(

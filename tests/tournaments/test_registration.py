@@ -176,3 +176,40 @@ def test_the_api_seeds_the_teams() -> None:
     wrong = client.post(url, {"method": "alphabetical"}, format="json")
     assert wrong.status_code == 400
     assert "method" in wrong.json()["fields"]
+
+
+def test_a_swiss_stage_pairs_by_the_dutch_system_unless_told_otherwise() -> None:
+    from tests.tournaments.factories import tournament_ready
+
+    tournament = tournament_ready(8)
+    dutch = add_stage(tournament, "swiss", swiss_rounds=3)
+    stage_start(stage_id=dutch.pk, actor=tournament.organiser)
+    seed = dict(tournament.entries.values_list("pk", "seed"))
+    first = [
+        (seed[m.home_id], seed[m.away_id])
+        for m in Match.objects.filter(stage=dutch).order_by("number")
+    ]
+    assert first == [(1, 5), (2, 6), (3, 7), (4, 8)]
+
+    other = tournament_ready(8)
+    neighbours = add_stage(other, "swiss", swiss_rounds=3, swiss_pairing="neighbours")
+    stage_start(stage_id=neighbours.pk, actor=other.organiser)
+    seed = dict(other.entries.values_list("pk", "seed"))
+    first = [
+        (seed[m.home_id], seed[m.away_id])
+        for m in Match.objects.filter(stage=neighbours).order_by("number")
+    ]
+    assert first == [(1, 2), (3, 4), (5, 6), (7, 8)]
+
+    client = APIClient()
+    client.force_authenticate(tournament.organiser)
+    shown = client.get(f"/api/v1/tournaments/{tournament.slug}/stages/{dutch.pk}/").json()
+    assert shown["swiss_pairing"] == "dutch"
+    assert shown["swiss_pairing_rule"].startswith("Dutch system: top half of each score group")
+    refused = client.post(
+        f"/api/v1/tournaments/{tournament.slug}/stages/",
+        {"kind": "swiss", "swiss_pairing": "monrad"},
+        format="json",
+    )
+    assert refused.status_code == 400
+    assert "swiss_pairing" in refused.json()["fields"]

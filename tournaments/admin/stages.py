@@ -124,6 +124,7 @@ class StageAdmin(AddsThroughService, admin.ModelAdmin[Stage]):
         if obj.status != Stage.Status.PENDING:  # and its place: the next stage takes from it
             fields += ["order"]
             fields += [name for name in STAGE_ADD_FIELDS if name not in ("tournament", "name")]
+            fields += ["swiss_pairing"]
         return fields
 
     def has_delete_permission(self, request: HttpRequest, obj: Stage | None = None) -> bool:

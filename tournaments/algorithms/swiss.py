@@ -142,6 +142,9 @@ def _check(teams: Sequence[SwissTeam]) -> None:
             )
 
 
+swiss_check = _check
+
+
 def swiss_pair(
     teams: Sequence[SwissTeam], *, window: int = DEFAULT_WINDOW, block_size: int = DEFAULT_BLOCK
 ) -> SwissRound:

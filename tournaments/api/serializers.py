@@ -256,6 +256,11 @@ class StageSerializer(serializers.ModelSerializer[Stage]):
         read_only=True,
         help_text="The tie-breakers that order the table (the stage's own or the default).",
     )
+    swiss_pairing_rule = serializers.CharField(
+        source="get_swiss_pairing_display",
+        read_only=True,
+        help_text="How a Swiss stage pairs its rounds, in words.",
+    )
     match_format = serializers.ChoiceField(
         choices=Tournament.MatchFormat.choices,
         allow_blank=True,
@@ -274,6 +279,8 @@ class StageSerializer(serializers.ModelSerializer[Stage]):
             "pool_count",
             "legs",
             "swiss_rounds",
+            "swiss_pairing",
+            "swiss_pairing_rule",
             "third_place",
             "grand_final",
             "qualifiers_per_pool",
@@ -300,6 +307,13 @@ class StageCreateSerializer(OnlyItsFields):
     legs = serializers.IntegerField(min_value=1, max_value=2, required=False, default=1)
     swiss_rounds = serializers.IntegerField(
         min_value=1, max_value=SWISS_ROUNDS_MAX, required=False, default=None
+    )
+    swiss_pairing = serializers.ChoiceField(
+        choices=Stage.SwissPairing.choices,
+        required=False,
+        default="dutch",
+        help_text="Swiss: dutch (top half of each score group against its bottom half) or "
+        "neighbours (1 v 2, 3 v 4).",
     )
     third_place = serializers.BooleanField(required=False, default=False)
     grand_final = serializers.ChoiceField(

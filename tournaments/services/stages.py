@@ -11,6 +11,7 @@ from django.utils import timezone
 
 from tarabish_site.api.errors import Conflict, NotFound
 from tournaments.algorithms.bracket import resolve
+from tournaments.algorithms.dutch import dutch_pair
 from tournaments.algorithms.elimination import final_placements
 from tournaments.algorithms.round_robin import round_robin_pools
 from tournaments.algorithms.seeding import pool_qualifiers
@@ -89,6 +90,7 @@ def stage_create_check(
     tiebreakers: Sequence[str],
     match_format: str,
     match_games: int | None,
+    swiss_pairing: str = Stage.SwissPairing.DUTCH,
 ) -> int:
     """The checks of :func:`stage_create` (also run by the admin's add form before it calls
     the service). Returns the order of the tournament's last stage (0 for none)."""
@@ -108,6 +110,8 @@ def stage_create_check(
         raise invalid("swiss_rounds", "only a Swiss stage has a number of rounds (at least 1).")
     if swiss_rounds is not None and swiss_rounds > SWISS_ROUNDS_MAX:
         raise invalid("swiss_rounds", f"at most {SWISS_ROUNDS_MAX} rounds.")
+    if swiss_pairing not in Stage.SwissPairing.values:
+        raise invalid("swiss_pairing", f"must be one of {', '.join(Stage.SwissPairing.values)}.")
     if third_place and kind != Kind.SINGLE_ELIM:
         raise invalid("third_place", "only single elimination has a third-place match.")
     if grand_final not in Stage.GrandFinal.values:
@@ -152,6 +156,7 @@ def stage_create(
     tiebreakers: Sequence[str] = (),
     match_format: str = "",
     match_games: int | None = None,
+    swiss_pairing: str = Stage.SwissPairing.DUTCH,
 ) -> Stage:
     """Add a stage after the tournament's last one.
 
@@ -172,6 +177,7 @@ def stage_create(
         tiebreakers=tiebreakers,
         match_format=match_format,
         match_games=match_games,
+        swiss_pairing=swiss_pairing,
     )
     return Stage.objects.create(
         tournament=tournament,
@@ -187,6 +193,7 @@ def stage_create(
         tiebreakers=list(tiebreakers),
         match_format=match_format,
         match_games=match_games,
+        swiss_pairing=swiss_pairing,
     )
 
 
@@ -327,8 +334,9 @@ def _pair_swiss_round(stage: Stage, number: int) -> Round:
     rows = [row for table in tables for row in table.rows if row.entry in active]
     if len(rows) < 2:
         raise Conflict("Fewer than two entries are left to pair.", code="too_few_entries")
+    pair = dutch_pair if stage.swiss_pairing == Stage.SwissPairing.DUTCH else swiss_pair
     with algorithm_errors():
-        paired = swiss_pair(swiss_teams(rows))
+        paired = pair(swiss_teams(rows))
     rnd = Round.objects.create(stage=stage, number=number, name=f"Round {number}")
     matches = [
         _match(
