@@ -91,6 +91,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "tarabish_site.middleware.ObservedRequests",  # first: times and logs the whole request
+    # Pages compressed for clients that accept gzip (static files are whitenoise's).
+    "tarabish_site.compression.PageGZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "tarabish_site.csp.SiteCSPMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",

@@ -94,7 +94,7 @@ def _set_forfeit(match: Match, *, winner_id: int) -> None:
     match.version += 1
 
 
-def _assign_tables(matches: Iterable[Match], dirty: set[int]) -> None:
+def _assign_tables(matches: Iterable[Match], dirty: set[str]) -> None:
     """Give each match that became ready the lowest table number not in use."""
     matches = list(matches)
     in_use = {m.table for m in matches if m.state in (State.READY, State.IN_PROGRESS) and m.table}
@@ -108,25 +108,18 @@ def _assign_tables(matches: Iterable[Match], dirty: set[int]) -> None:
             table += 1
         match.table = table
         in_use.add(table)
-        dirty.add(match.pk)
+        dirty.add(match.key)
     for match in matches:
         if match.state in (State.PENDING, State.VOID) and match.table is not None:
             match.table = None
-            dirty.add(match.pk)
+            dirty.add(match.key)
 
 
-def bracket_sync(stage: Stage) -> list[Match]:
-    """Put every entry of an elimination stage where the results say (the stage is locked).
-
-    Returns the matches that changed.
-    """
-    stage_entries = list(
-        StageEntry.objects.filter(stage=stage).select_related("entry").order_by("seed")
-    )
-    bracket = bracket_build(stage, [se.entry_id for se in stage_entries])
-    withdrawn = {se.entry_id for se in stage_entries if se.entry.status == Entry.Status.WITHDRAWN}
-    matches = {m.key: m for m in Match.objects.filter(stage=stage)}
-    dirty: set[int] = set()
+def bracket_place(bracket: Bracket, matches: dict[str, Match], withdrawn: set[int]) -> set[str]:
+    """Put every entry of a bracket where the results of ``matches`` (by key) say, on the
+    match objects themselves (no query); withdrawn entries forfeit as they come up. Returns
+    the keys of the matches changed."""
+    dirty: set[str] = set()
     for _ in range(len(matches) + 1):
         with algorithm_errors():
             state = resolve(bracket, bracket_results(matches.values()))
@@ -150,11 +143,26 @@ def bracket_sync(stage: Stage) -> list[Match]:
                     _set_forfeit(match, winner_id=int(other))  # type: ignore[arg-type]
                     forfeited = True
             if (match.home_id, match.away_id, match.state, match.winner_id, match.bye) != before:
-                dirty.add(match.pk)
+                dirty.add(key)
         if not forfeited:
             break
     _assign_tables(matches.values(), dirty)
-    changed = [m for m in matches.values() if m.pk in dirty]
+    return dirty
+
+
+def bracket_sync(stage: Stage) -> list[Match]:
+    """Put every entry of an elimination stage where the results say (the stage is locked).
+
+    Returns the matches that changed.
+    """
+    stage_entries = list(
+        StageEntry.objects.filter(stage=stage).select_related("entry").order_by("seed")
+    )
+    bracket = bracket_build(stage, [se.entry_id for se in stage_entries])
+    withdrawn = {se.entry_id for se in stage_entries if se.entry.status == Entry.Status.WITHDRAWN}
+    matches = {m.key: m for m in Match.objects.filter(stage=stage)}
+    dirty = bracket_place(bracket, matches, withdrawn)
+    changed = [m for key, m in matches.items() if key in dirty]
     _save_results(changed)
     return changed
 
@@ -759,6 +767,7 @@ def match_hold_clear(*, match_id: int, actor: Actor) -> Match:
 __all__ = [
     "bracket_build",
     "bracket_of",
+    "bracket_place",
     "bracket_results",
     "bracket_sync",
     "entry_withdraw",

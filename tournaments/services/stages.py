@@ -41,8 +41,8 @@ from tournaments.services._common import (
 from tournaments.services.matches import (
     FINISHED,
     bracket_build,
+    bracket_place,
     bracket_results,
-    bracket_sync,
     stage_refresh_status,
 )
 from tournaments.services.standings import (
@@ -399,8 +399,8 @@ def _start_bracket(stage: Stage, entrants: list[int]) -> None:
         ]
     )
     round_of = {(r.side, r.number): r for r in rounds}
-    matches = [
-        _match(
+    matches = {
+        m.key: _match(
             stage,
             round_of[(SIDE_OF[m.side], m.round)],
             m.number,
@@ -409,9 +409,11 @@ def _start_bracket(stage: Stage, entrants: list[int]) -> None:
             away_source={**m.slots[1].as_json(), "label": m.slots[1].label()},
         )
         for m in bracket.matches
-    ]
-    Match.objects.bulk_create(matches)
-    bracket_sync(stage)
+    }
+    # Placed before they are written (byes through, first matches ready at their tables):
+    # one INSERT, where writing them first and placing them after rewrote every row.
+    bracket_place(bracket, matches, withdrawn=set())
+    Match.objects.bulk_create(matches.values(), batch_size=1000)
 
 
 @transaction.atomic
