@@ -20,6 +20,13 @@ Tie-breakers (higher is better unless noted):
 ``buchholz`` / ``median_buchholz``
     sum of the match points of every opponent met (byes count nothing); the median variant
     leaves out the best and the worst opponent when there were at least three;
+``sonneborn_berger``
+    the match points of every opponent beaten, and half those of every opponent drawn with
+    (kept doubled, as whole numbers: the order is the same);
+``opponents_match_win``
+    the mean of the opponents' match-win percentages (wins, and half of draws, per match
+    played), each counted as at least a third so that a weak opponent costs no more than
+    that; in thousandths;
 ``seed``
     the lower seed number first: a last resort that never ties.
 
@@ -58,6 +65,8 @@ TieBreaker: TypeAlias = Literal[
     "head_to_head",
     "buchholz",
     "median_buchholz",
+    "sonneborn_berger",
+    "opponents_match_win",
     "seed",
 ]
 TIEBREAKERS: tuple[TieBreaker, ...] = get_args(TieBreaker)
@@ -141,10 +150,18 @@ class _Tally:
     points_against: int = 0
     baits_forced: int = 0
     baits_suffered: int = 0
+    byes_won: int = 0
 
     @property
     def match_points(self) -> int:
         return 2 * self.wins + self.draws
+
+
+def _match_win_share(tally: _Tally) -> float:
+    """Matches won (a draw half) per match played, at least a third (byes left out)."""
+    if tally.played == 0:
+        return 1 / 3
+    return max((tally.wins - tally.byes_won + tally.draws / 2) / tally.played, 1 / 3)
 
 
 def _check_result(index: int, result: MatchResult, seeds: Mapping[EntryId, int]) -> None:
@@ -210,6 +227,7 @@ def standings(
             home.byes += 1
             if result.winner == result.home:
                 home.wins += 1
+                home.byes_won += 1
             continue
         away = tally[result.away]
         sides = ((home, result.home, result.away, "home"), (away, result.away, result.home, "away"))
@@ -236,16 +254,30 @@ def standings(
 
     buchholz: dict[EntryId, int] = {}
     median: dict[EntryId, int] = {}
+    berger: dict[EntryId, int] = {}
+    omw: dict[EntryId, int] = {}
     for entry, opponents in met.items():
         scores = sorted(tally[o].match_points for o in opponents)
         buchholz[entry] = sum(scores)
         median[entry] = sum(scores[1:-1]) if len(scores) >= 3 else sum(scores)
+        berger[entry] = sum(
+            gained * tally[other].match_points for other, gained in taken[entry].items()
+        )
+        omw[entry] = (
+            round(1000 * sum(_match_win_share(tally[o]) for o in opponents) / len(opponents))
+            if opponents
+            else 0
+        )
 
     def metric(name: TieBreaker) -> Callable[[EntryId], int]:
         if name == "buchholz":
             return buchholz.__getitem__
         if name == "median_buchholz":
             return median.__getitem__
+        if name == "sonneborn_berger":
+            return berger.__getitem__
+        if name == "opponents_match_win":
+            return omw.__getitem__
         if name == "match_wins":
             return lambda e: tally[e].match_points
         if name == "points_difference":

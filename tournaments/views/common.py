@@ -34,6 +34,8 @@ TIEBREAKER_LABELS = {
     "head_to_head": gettext_lazy("Head-to-head among the tied teams"),
     "buchholz": gettext_lazy("Buchholz"),
     "median_buchholz": gettext_lazy("Median-Buchholz"),
+    "sonneborn_berger": gettext_lazy("Sonneborn-Berger"),
+    "opponents_match_win": gettext_lazy("Opponents' match-win percentage"),
     "seed": gettext_lazy("Seed"),
 }
 
