@@ -41,6 +41,11 @@ urlpatterns = [
         director.director_day_live,
         name="director-day-live",
     ),
+    path(
+        "tournaments/<slug:slug>/director/reopen/",
+        director.director_reopen,
+        name="director-reopen",
+    ),
     path("tournaments/<slug:slug>/sheets/", sheets.round_sheets, name="round-sheets"),
     path("tournaments/<slug:slug>/scorekeepers/", tables.scorekeepers, name="scorekeepers"),
     path("tournaments/<slug:slug>/table/", tables.table_pin, name="table-pin"),

@@ -199,3 +199,30 @@ def test_the_api_reopens_with_a_reason_and_shows_the_history() -> None:
         ("reopened", "A hand was entered for the wrong team."),
     ]
     assert body["history"][1]["by"] == tournament.organiser.username
+
+
+def test_the_directors_day_reopens_a_finished_tournament_with_a_reason() -> None:
+    from django.test import Client
+
+    from tests.scoring.factories import UserFactory
+
+    tournament, _stage = _finished_single_elimination()
+    client = Client()
+    client.force_login(tournament.organiser)
+    day = f"/tournaments/{tournament.slug}/director/"
+    page = client.get(day).content.decode()
+    assert "Reopen the tournament" in page
+    url = f"{day}reopen/"
+    refused = client.post(url, {"reason": ""})
+    assert refused.status_code == 400
+    assert "say why the tournament is reopened" in refused.content.decode()
+    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.FINISHED
+    stranger = Client()
+    stranger.force_login(UserFactory())
+    assert stranger.post(url, {"reason": "mine now"}).status_code == 403
+    done = client.post(url, {"reason": "The final was entered the wrong way round."})
+    assert done.status_code == 302
+    assert done["Location"] == day
+    assert Tournament.objects.get(pk=tournament.pk).status == Tournament.Status.RUNNING
+    assert "Reopen the tournament" not in client.get(day).content.decode()
+    assert tournament.events.last().reason == "The final was entered the wrong way round."

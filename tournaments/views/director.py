@@ -11,7 +11,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from scoring.views.common import forbidden
 from tarabish_site.api.errors import ApplicationError
@@ -40,15 +40,41 @@ def director_day(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _day_page(
-    request: HttpRequest, tournament: Tournament, *, error: str = "", status: int = 200
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    error: str = "",
+    status: int = 200,
+    reopen_error: str = "",
 ) -> HttpResponse:
     day = selectors.director_day(tournament)
+    context = {"tournament": tournament, "day": day, "action_error": error}
     return render(
         request,
         "tournaments/director.html",
-        {"tournament": tournament, "day": day, "action_error": error},
+        {**context, "reopen_error": reopen_error},
         status=status,
     )
+
+
+@require_POST
+@login_required
+def director_reopen(request: HttpRequest, slug: str) -> HttpResponse:
+    """Reopen a finished tournament, with the reason the director gives (kept in its
+    history); a refusal is shown beside the reason."""
+    tournament = _tournament_or_404(request, slug)
+    if not selectors.tournament_directed_by(tournament, request.user):
+        return HttpResponseForbidden(_("Only this tournament's directors see this page."))
+    try:
+        services.tournament_reopen(
+            tournament_id=tournament.pk, actor=request.user, reason=request.POST.get("reason", "")
+        )
+    except ApplicationError as exc:
+        reasons = [r for rs in exc.fields.values() for r in rs] or [exc.message]
+        fresh = _tournament_or_404(request, slug)
+        return _day_page(request, fresh, status=exc.status, reopen_error=" ".join(reasons))
+    messages.success(request, _("%(name)s is reopened.") % {"name": tournament.name})
+    return redirect("tournaments:director-day", slug=tournament.slug)
 
 
 @dataclass(frozen=True)
