@@ -23,6 +23,7 @@ from tarabish_site.api.versioning import ensure_version
 from tarabish_site.celery import send_on_commit
 from tournaments.algorithms.bracket import Bracket, dependents, resolve
 from tournaments.algorithms.elimination import double_elimination, single_elimination
+from tournaments.algorithms.standings import MatchResult
 from tournaments.models import Entry, Match, MatchGame, Stage, StageEntry, Tournament
 from tournaments.services._common import (
     Actor,
@@ -179,20 +180,29 @@ def _save_results(matches: Sequence[Match]) -> None:
 
 
 # ------------------------------------------------------------------------------ results
+#: What a match's result holds besides its entries and winner, as :class:`MatchResult` names it.
+RESULT_SUMS = ("home_games", "away_games", "home_points", "away_points", "home_baits", "away_baits")
+
+
 @dataclass(frozen=True)
 class MatchOutcome:
-    """A match result as derived from its games (or set by a director)."""
+    """Where a match stands as derived from its games (or set by a director): its state, and
+    its result in the one shape the standings read (:class:`MatchResult`: entries, winner,
+    games, points and baits of each side)."""
 
     state: str
-    winner_id: int | None = None
-    home_games: int = 0
-    away_games: int = 0
-    home_points: int = 0
-    away_points: int = 0
-    home_baits: int = 0
-    away_baits: int = 0
+    result: MatchResult
     forfeit: bool = False
     held_reason: str = ""
+
+    @property
+    def winner_id(self) -> int | None:
+        return None if self.result.winner is None else int(self.result.winner)
+
+
+def _result(match: Match, winner: int | None = None, **sums: int) -> MatchResult:
+    # 0 stands for a side not known yet (a match waiting for its entries counts nothing).
+    return MatchResult(match.home_id or 0, match.away_id, winner, **sums)
 
 
 def _bait_count(caller_seats: tuple[int, int]) -> Count:
@@ -270,9 +280,9 @@ def match_outcome(match: Match) -> MatchOutcome:
         else:
             decided = True
     if decided:
-        return MatchOutcome(State.COMPLETE, winner, **values)
+        return MatchOutcome(State.COMPLETE, _result(match, winner, **values))
     state = State.IN_PROGRESS if played else State.READY
-    return MatchOutcome(state, None, held_reason=held, **values)
+    return MatchOutcome(state, _result(match, None, **values), held_reason=held)
 
 
 def _reopen_dependents(stage: Stage, match: Match, *, confirm_reset: bool) -> None:
@@ -362,9 +372,8 @@ def _apply(stage: Stage, match: Match, outcome: MatchOutcome, *, confirm_reset: 
     match.winner_id = outcome.winner_id
     match.forfeit = outcome.forfeit
     match.held_reason = outcome.held_reason
-    for name in ("home_games", "away_games", "home_points", "away_points"):
-        setattr(match, name, getattr(outcome, name))
-    match.home_baits, match.away_baits = outcome.home_baits, outcome.away_baits
+    for name in RESULT_SUMS:
+        setattr(match, name, getattr(outcome.result, name))
     match.finished_at = timezone.now() if outcome.state == State.COMPLETE else None
     match.version += 1
     match.save(update_fields=[f.removesuffix("_id") for f in RESULT_FIELDS if f != "table"])
@@ -453,12 +462,7 @@ def _same(match: Match, outcome: MatchOutcome) -> bool:
     return (
         match.state == outcome.state
         and match.winner_id == outcome.winner_id
-        and match.home_games == outcome.home_games
-        and match.away_games == outcome.away_games
-        and match.home_points == outcome.home_points
-        and match.away_points == outcome.away_points
-        and match.home_baits == outcome.home_baits
-        and match.away_baits == outcome.away_baits
+        and all(getattr(match, name) == getattr(outcome.result, name) for name in RESULT_SUMS)
     )
 
 
@@ -574,7 +578,7 @@ def match_forfeit(
         if decided and not overturn_result:
             raise _decided_by_play(match)
         winner = match.away_id if loser_id == match.home_id else match.home_id
-        outcome = MatchOutcome(State.COMPLETE, winner, forfeit=True)
+        outcome = MatchOutcome(State.COMPLETE, _result(match, winner), forfeit=True)
         forfeited = _apply(stage, match, outcome, confirm_reset=confirm_reset)
         if decided:
             MatchGame.objects.filter(match=match, discarded=False).update(
