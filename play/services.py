@@ -271,8 +271,40 @@ def _team(one: Player, two: Player) -> Team:
     )
 
 
+@transaction.atomic
+def table_for_game(*, game: Game, by: AnyUser | None, name: str = "") -> Table:
+    """A private table for a game already set up elsewhere (a tournament match's game): its
+    four players in their seats, each played by the account linked to them (a seat whose
+    player has no account is played by a computer after the table's wait, or never). The
+    game's first dealer is flipped for at the table when it was not entered."""
+    user: Any = by if by is not None and by.is_authenticated else None
+    table = Table.objects.create(
+        name=(name or game.table or f"Game {game.pk}")[:60],
+        ruleset=game.ruleset,
+        ruleset_preset=game.ruleset_preset,
+        public=False,
+        created_by=user,
+        game=game,
+    )
+    Seat.objects.bulk_create(
+        [Seat(table=table, number=n, player=p, user_id=p.user_id) for n, p in enumerate(game.seats)]
+    )
+    return table
+
+
 def _start(pos: Position, rng: random.Random) -> None:
     table, seats = pos.table, pos.seats
+    given = table.game
+    if (
+        given is not None
+        and given.status == Game.Status.IN_PROGRESS
+        and not OnlineHand.objects.filter(game=given).exists()
+    ):  # a game set up for this table (a match's): played here from its first hand
+        if given.first_dealer is None:
+            given = scoring.game_first_dealer_flip(game=given, rng=rng)
+        table.game = given
+        _new_hand(table, given, rng)
+        return
     if any(s.empty for s in seats):
         message = "a game starts when all four seats are taken"
         raise Conflict(message, code="seats_empty", fields={"seat": [message]})
@@ -533,6 +565,7 @@ __all__ = [
     "seat_of",
     "table_create",
     "table_fill_with_bots",
+    "table_for_game",
     "table_sit",
     "table_stand",
     "table_watch",

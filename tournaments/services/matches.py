@@ -15,6 +15,7 @@ from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+from play import services as play_services
 from scoring import services as scoring_services
 from scoring.engine import Outcome
 from scoring.models import Game, Player, Side, Team
@@ -677,6 +678,22 @@ def match_game_start(
             match.started_at = match.started_at or timezone.now()
             match.version += 1
             match.save(update_fields=["state", "started_at", "version"])
+        return link
+
+
+def match_game_start_online(*, match_id: int, actor: Actor) -> MatchGame:
+    """Start the next game of a match to be played online: the game as
+    :func:`match_game_start` makes it, at a private table of its own for the two entries'
+    players (``play``), where the first dealer is flipped for. Its hands are stored as
+    the score-pad's are, so the match, the bracket and the standings follow it alike."""
+    with transaction.atomic():
+        link = match_game_start(match_id=match_id, actor=actor)
+        match = link.match
+        play_services.table_for_game(
+            game=link.game,
+            by=actor,
+            name=f"{match.stage.tournament.name}: match {match.number}, game {link.number}",
+        )
         return link
 
 

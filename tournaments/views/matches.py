@@ -262,10 +262,12 @@ def match_pad(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def match_game_start(request: HttpRequest, pk: int) -> HttpResponse:
     """A director, or the scorekeeper of the match's table, starts the match's next game; its
-    score-pad opens."""
+    score-pad opens, or, played online (``online``), its table."""
     match = _match_or_404(request, pk)
+    online = request.POST.get("online") == "1"
+    start = services.match_game_start_online if online else services.match_game_start
     try:
-        link = services.match_game_start(match_id=match.pk, actor=request.user)
+        link = start(match_id=match.pk, actor=request.user)
     except (EngineError, ApplicationError) as exc:
         message = exc.message if isinstance(exc, ApplicationError) else str(exc)
         return render(
@@ -278,5 +280,8 @@ def match_game_start(request: HttpRequest, pk: int) -> HttpResponse:
             },
             status=getattr(exc, "status", 400),
         )
+    if online:
+        table = link.game.online_tables.get()
+        return redirect("play:table", pk=table.pk)
     pad = reverse("scoring:game-pad", args=[link.game_id])
     return redirect(f"{pad}?{urlencode({'then': reverse('tournaments:match-detail', args=[pk])})}")

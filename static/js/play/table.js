@@ -297,7 +297,15 @@ function renderControls() {
   }
   if (view.phase === "done") controls.append(button("Go on", { type: "continue" }, "secondary"));
   if (view.phase === "playing") {
-    const throwIn = button("Throw in", { type: "throw_in" }, "danger");
+    const throwIn = document.createElement("button");
+    throwIn.type = "button";
+    throwIn.className = "danger";
+    throwIn.textContent = "Throw in";
+    throwIn.addEventListener("click", () => {
+      if (window.confirm("Throw in your cards? The hand stops and is scored as it stands.")) {
+        send({ type: "throw_in" });
+      }
+    });
     controls.append(throwIn);
   }
 }
