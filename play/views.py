@@ -46,10 +46,13 @@ def table_state_view(request: HttpRequest, pk: int) -> HttpResponse:
             break
         table.refresh_from_db()
     etag = f'"{table.version}-{"s" if seat is None else seat}"'
-    if request.headers.get("If-None-Match") == etag:
-        response = HttpResponse(status=304)
-    else:
-        response = JsonResponse(table_state(table, seat))
+    # a compressed answer's tag comes back weak (W/"..."): the state is the same either way
+    sent = {
+        t.strip().removeprefix("W/") for t in request.headers.get("If-None-Match", "").split(",")
+    }
+    response: HttpResponse = (
+        HttpResponse(status=304) if etag in sent else JsonResponse(table_state(table, seat))
+    )
     response["ETag"] = etag
     response["Cache-Control"] = "no-cache, private"
     return response

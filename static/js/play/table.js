@@ -140,7 +140,7 @@ function receive(data) {
     return;
   }
   if (data.event !== "state") return;
-  if (state && data.version < state.version) return;
+  if (state && data.version <= state.version) return; // nothing new: keep what is drawn
   const before = state;
   state = data;
   const line = news(before, data);
