@@ -16,6 +16,18 @@ from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiRespo
 from rest_framework import serializers
 from rest_framework.permissions import SAFE_METHODS, IsAuthenticatedOrReadOnly
 
+from tarabish_site.api.versioning import IF_NONE_MATCH_PARAMETER
+
+#: The tag of a read with no version of its own (tarabish_site.api.conditional).
+BODY_ETAG_HEADER = OpenApiParameter(
+    name="ETag",
+    type=str,
+    location=OpenApiParameter.HEADER,
+    response=[200],
+    description="A tag of this answer: send it in `If-None-Match` to get 304 and no body "
+    "while the answer is unchanged.",
+)
+
 
 class ErrorSerializer(serializers.Serializer[object]):
     """The one error shape: ``{"message": str, "code": str, "fields": {field: [reason]}}``."""
@@ -191,6 +203,18 @@ class ApiAutoSchema(AutoSchema):
             auths.append({})
         return auths
 
+    def get_override_parameters(self) -> list[Any]:
+        """Every read takes ``If-None-Match`` and answers ``ETag`` (a versioned resource's own,
+        or a tag of the body: :mod:`tarabish_site.api.conditional`)."""
+        parameters: list[Any] = list(super().get_override_parameters())
+        if self.method == "GET":
+            names = {p.name for p in parameters if isinstance(p, OpenApiParameter)}
+            if IF_NONE_MATCH_PARAMETER.name not in names:
+                parameters.append(IF_NONE_MATCH_PARAMETER)
+            if "ETag" not in names:
+                parameters.append(BODY_ETAG_HEADER)
+        return parameters
+
     def _header_names(self) -> set[str]:
         return {
             parameter.name
@@ -228,6 +252,8 @@ class ApiAutoSchema(AutoSchema):
                     for status, description in errors.items():
                         for_writes.setdefault(status, error_response(status, description))
             return self._add(responses, for_writes, direction)
+        if self.method == "GET" and "304" not in responses:
+            responses["304"] = {"description": "Not modified: the `ETag` sent is current."}
         if self.method != "GET" or not self._is_list_view():
             return responses
         view: Any = self.view  # a GenericAPIView, for a list
