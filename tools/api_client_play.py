@@ -153,7 +153,7 @@ def make_team(keeper: AuthenticatedClient, one: str, two: str) -> int:
 
 
 def game_state(client: AuthenticatedClient, game_id: int) -> tuple[Any, str]:
-    response = call(games_retrieve, 200, client=client, id=str(game_id))
+    response = call(games_retrieve, 200, client=client, id=game_id)
     return response.parsed, response.headers["ETag"]
 
 
@@ -226,7 +226,7 @@ def play_casual_game(keeper: AuthenticatedClient, director: AuthenticatedClient)
     expect([hand.number for hand in listed.results] == [1, 2], listed)
 
     # Hand 2 corrected with the tag it was read at; a second pad's stale tag is refused.
-    read = call(games_hands_retrieve, 200, client=keeper, game_pk=game_id, number="2")
+    read = call(games_hands_retrieve, 200, client=keeper, game_pk=game_id, number=2)
     etag = read.headers["ETag"]
     entry = as_dict(read.parsed.entry)
     entry["card_points"] = {"team": entry["card_points"]["team"], "points": 100}
@@ -238,7 +238,7 @@ def play_casual_game(keeper: AuthenticatedClient, director: AuthenticatedClient)
         200,
         client=keeper,
         game_pk=game_id,
-        number="2",
+        number=2,
         body=correction,
         if_match=etag,
     )
@@ -248,7 +248,7 @@ def play_casual_game(keeper: AuthenticatedClient, director: AuthenticatedClient)
         412,
         client=keeper,
         game_pk=game_id,
-        number="2",
+        number=2,
         body=correction,
         if_match=etag,
     )
@@ -274,13 +274,13 @@ def play_casual_game(keeper: AuthenticatedClient, director: AuthenticatedClient)
         201,
         client=keeper,
         game_pk=game_id,
-        number="1",
+        number=1,
         body=DisputeCreateRequest(called_by=0, accused=1, trick=1),
         idempotency_key=new_key(),
     )
     dispute_id = called.parsed.id
     for _ in range(50):
-        dispute = call(disputes_retrieve, 200, client=keeper, id=str(dispute_id))
+        dispute = call(disputes_retrieve, 200, client=keeper, id=dispute_id)
         if str(dispute.parsed.status) != "pending":
             break
         time.sleep(0.1)
@@ -289,7 +289,7 @@ def play_casual_game(keeper: AuthenticatedClient, director: AuthenticatedClient)
         disputes_ruling_create,
         200,
         client=director,
-        id=str(dispute_id),
+        id=dispute_id,
         body=DisputeRulingRequest.from_dict({"ruling": "upheld"}),
         if_match=dispute.headers["ETag"],
         idempotency_key=new_key(),
@@ -331,7 +331,7 @@ def play_tournament_match(director: AuthenticatedClient) -> None:
             200,
             client=director,
             tournament_slug=slug,
-            id=str(entry),
+            id=entry,
         )
     call(tournaments_process_check_in_create, 200, client=director, slug=slug)
     stage = call(
@@ -346,7 +346,7 @@ def play_tournament_match(director: AuthenticatedClient) -> None:
         200,
         client=director,
         tournament_slug=slug,
-        id=str(stage.id),
+        id=stage.id,
     )
     matches = call(matches_list, 200, client=director, stage=stage.id).parsed.results
     expect(len(matches) == 1, matches)
@@ -355,20 +355,20 @@ def play_tournament_match(director: AuthenticatedClient) -> None:
         matches_games_create,
         201,
         client=director,
-        id=str(match_id),
+        id=match_id,
         body=GameStartRequest.from_dict({"first_dealer": 0}),
     ).parsed
     game_id = int(started.games[0].game)
     while not game_state(director, game_id)[0].over:
         enter_summary(director, game_id)
-    match = call(matches_retrieve, 200, client=director, id=str(match_id)).parsed
+    match = call(matches_retrieve, 200, client=director, id=match_id).parsed
     expect(str(match.state) == "complete", match)
     standings = call(
         tournaments_stages_standings_list,
         200,
         client=director,
         tournament_slug=slug,
-        id=str(stage.id),
+        id=stage.id,
     ).parsed
     table = standings[0].rows
     expect([row.match_wins for row in table] == [1, 0], standings)

@@ -323,3 +323,46 @@ class DeviceTokenScheme(OpenApiAuthenticationExtension):  # type: ignore[no-unty
             "expires when unused for the days the sign-in answer's `expiry` counts."
         )
         return definition
+
+
+#: A row id or a hand number in a path, as the URL patterns take it (tarabish_site.api.routes).
+_DIGITS = {"type": "string", "pattern": "^[0-9]{1,18}$"}
+_PATH_INTEGER = {"type": "integer", "minimum": 1, "maximum": 10**18 - 1}
+_SLUG = {"type": "string", "pattern": "^[-a-zA-Z0-9_]+$"}
+#: What the id in a path names, by the collection before it (``ratings/{id}`` is a player's).
+_ID_OF = {
+    "disputes": "The dispute's id.",
+    "games": "The game's id.",
+    "matches": "The match's id.",
+    "players": "The player's id.",
+    "teams": "The team's id.",
+    "ratings": "The player's id (a rating is a player's).",
+    "entries": "The entry's id.",
+    "stages": "The stage's id.",
+}
+
+
+def path_parameters_hook(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """One shape per path parameter (a postprocessing hook): a row id or a hand number is an
+    integer wherever it appears (the URL takes digits only, so DRF's router documents it as a
+    string with a pattern where a view names its own type as an integer), a tournament's slug
+    is the same string everywhere, and an id says whose it is."""
+    for path, operations in result.get("paths", {}).items():
+        segments = path.strip("/").split("/")
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []):
+                if parameter.get("in") != "path":
+                    continue
+                name, schema = parameter["name"], parameter.get("schema", {})
+                if schema == _DIGITS or schema.get("type") == "integer":
+                    parameter["schema"] = dict(_PATH_INTEGER)
+                if name in {"slug", "tournament_slug"}:
+                    parameter["schema"] = dict(_SLUG)
+                    parameter.setdefault("description", "The tournament's slug.")
+                if name == "number":
+                    parameter.setdefault("description", "The hand's number in its game.")
+                if name == "id" and not parameter.get("description"):
+                    before = segments[segments.index("{id}") - 1]
+                    if before in _ID_OF:
+                        parameter["description"] = _ID_OF[before]
+    return result

@@ -116,3 +116,18 @@ def test_a_query_a_list_cannot_take_is_refused_naming_it(
     response = client.get(query)
     assert response.status_code == 400
     assert (list(response.json()["fields"]), response.json()["code"]) == ([field], code)
+
+
+def test_a_row_id_in_a_path_is_one_integer_shape_everywhere(schema: dict[str, Any]) -> None:
+    shapes = set()
+    for path, operations in schema["paths"].items():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] != "path" or path.startswith("/api/v1/auth/"):
+                    continue
+                if parameter["name"] in {"id", "game_pk", "number", "user_id"}:
+                    shapes.add(tuple(sorted(parameter["schema"].items())))
+                    assert parameter.get("description"), (path, parameter["name"])
+    assert shapes == {(("maximum", 10**18 - 1), ("minimum", 1), ("type", "integer"))}
+    ratings = schema["paths"]["/api/v1/ratings/{id}/"]["get"]["parameters"]
+    assert "player's id" in next(p for p in ratings if p["name"] == "id")["description"]
