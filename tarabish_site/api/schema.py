@@ -366,3 +366,47 @@ def path_parameters_hook(result: dict[str, Any], **kwargs: Any) -> dict[str, Any
                     if before in _ID_OF:
                         parameter["description"] = _ID_OF[before]
     return result
+
+
+#: The JSON a column or a body key holds whose keys the engine (or a stage's drawing) defines:
+#: documented by its type, and its keys in its description.
+_JSON_OBJECT = {"type": "object", "additionalProperties": True}
+_JSON_SHAPES: dict[str, dict[str, Any]] = {
+    "entry": _JSON_OBJECT,
+    "result": _JSON_OBJECT,
+    "evidence": _JSON_OBJECT,
+    "verdict": _JSON_OBJECT,
+    "ruleset": _JSON_OBJECT,
+    "home_source": _JSON_OBJECT,
+    "away_source": _JSON_OBJECT,
+    "tiebreakers": {"type": "array", "items": {"$ref": "#/components/schemas/TiebreakersEnum"}},
+    "card_points": {
+        "oneOf": [
+            {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2},
+            {
+                "type": "object",
+                "properties": {
+                    "team": {"type": "string", "enum": ["team_a", "team_b"]},
+                    "points": {"type": "integer"},
+                },
+                "required": ["team", "points"],
+                "additionalProperties": False,
+            },
+        ]
+    },
+}
+
+
+def json_shapes_hook(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """A type for each property held as free JSON (a postprocessing hook): drf-spectacular
+    documents a JSON column as ``{}``, any value, which a generated client cannot type. Only a
+    property left untyped is given one; its description and nullability stay."""
+    components = result.get("components", {}).get("schemas", {})
+    for component in components.values():
+        for name, prop in component.get("properties", {}).items():
+            shape = _JSON_SHAPES.get(name)
+            untyped = not {"type", "$ref", "oneOf", "allOf", "anyOf"} & set(prop)
+            if shape is None or not untyped:
+                continue
+            prop.update(shape)
+    return result

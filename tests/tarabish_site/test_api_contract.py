@@ -131,3 +131,16 @@ def test_a_row_id_in_a_path_is_one_integer_shape_everywhere(schema: dict[str, An
     assert shapes == {(("maximum", 10**18 - 1), ("minimum", 1), ("type", "integer"))}
     ratings = schema["paths"]["/api/v1/ratings/{id}/"]["get"]["parameters"]
     assert "player's id" in next(p for p in ratings if p["name"] == "id")["description"]
+
+
+def test_every_property_has_a_type(schema: dict[str, Any]) -> None:
+    kinds = {"type", "$ref", "oneOf", "allOf", "anyOf"}
+    untyped = [
+        f"{name}.{key}"
+        for name, component in schema["components"]["schemas"].items()
+        for key, prop in component.get("properties", {}).items()
+        if not kinds & set(prop)
+    ]
+    assert untyped == []
+    stage = schema["components"]["schemas"]["Stage"]["properties"]["tiebreakers"]
+    assert stage["items"] == {"$ref": "#/components/schemas/TiebreakersEnum"}
