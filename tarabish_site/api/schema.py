@@ -116,8 +116,8 @@ _ERRORS: dict[int, tuple[str, str, str, dict[str, list[str]]]] = {
 _LIST_ERRORS: dict[int, tuple[str, str, str, dict[str, list[str]]]] = {
     400: (
         (
-            "A filter's value is not valid, or a query parameter is one the list does not "
-            "take, is given twice or is empty: each is named with the reason."
+            "A filter's value or a page size is not valid, or a query parameter is one the "
+            "list does not take, is given twice or is empty: each is named with the reason."
         ),
         "invalid",
         "status: Select a valid choice. over is not one of the available choices.",
@@ -258,10 +258,12 @@ class ApiAutoSchema(AutoSchema):
             return responses
         view: Any = self.view  # a GenericAPIView, for a list
         added: dict[int, OpenApiResponse] = {}
-        if any(issubclass(backend, DjangoFilterBackend) for backend in view.filter_backends):
+        paginated = self._get_paginator() is not None  # type: ignore[no-untyped-call]
+        filtered = any(issubclass(backend, DjangoFilterBackend) for backend in view.filter_backends)
+        if filtered or paginated:  # a filter's value, or a page size, it cannot read
             added[400] = error_response(400, errors=_LIST_ERRORS)
         nested = "{" in self.path
-        if self._get_paginator() is not None or nested:  # type: ignore[no-untyped-call]
+        if paginated or nested:
             description = _LIST_ERRORS[404][0]
             if nested:
                 description = "No such page, or the resource the list belongs to does not exist."
