@@ -14,14 +14,12 @@ from __future__ import annotations
 import datetime
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
-from django.db import connection
 from django.db.models import Count, Prefetch, Q, QuerySet
 
 from scoring import signals
 from scoring.engine import Outcome, forced_call
 from scoring.models import Game, Hand, HandRevision, MisplayDispute, Player, Side, Team
 from scoring.services import user_can_direct
-from tarabish_site import rows
 from tarabish_site.api.errors import NotFound
 
 G = TypeVar("G", bound=Game)
@@ -125,8 +123,8 @@ def game_list(
 
 def game_row(game_id: int) -> Game | None:
     """The game's own row, nothing joined (``None`` when there is none): the first read of
-    every hand entered, so from SQL made once rather than a query built each time."""
-    return rows.by_pk(Game, game_id, connection)
+    every hand entered."""
+    return Game.objects.filter(pk=game_id).first()
 
 
 def game_detail(game_id: int) -> Game:

@@ -90,17 +90,6 @@ def _celery_in_process(request: pytest.FixtureRequest) -> Iterator[None]:
 
 
 @pytest.fixture(autouse=True)
-def _no_game_remembered() -> Iterator[None]:
-    """Each test starts with no game remembered from an earlier test's hands: the tests'
-    databases are emptied between tests, so a key may come back as another game."""
-    from scoring import services
-
-    services.forget_entered_games()
-    yield
-    services.forget_entered_games()
-
-
-@pytest.fixture(autouse=True)
 def _healthz_checks_again() -> Iterator[None]:
     """Each test's /healthz runs its checks, not an answer kept from an earlier test."""
     from tarabish_site import health

@@ -479,13 +479,8 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
         **kwargs: Any,
     ) -> Response:
         # The game is read once: for the permission check and as the row the hand is scored
-        # against (written only if no other write moved the game on since). A game this
-        # process entered the last hand to is not read at all: the write finds out whether it
-        # changed since. Its scorekeepers are checked either way; any refusal comes from a read.
-        game_id = int(self.kwargs["game_pk"])
-        game = services.game_last_entered(game_id)
-        if game is None or not services.user_can_keep_score(_by(request), game):
-            game = _visible_game(request, game_id, self)
+        # against (written only if no other write moved the game on since).
+        game = _visible_game(request, int(self.kwargs["game_pk"]), self)
 
         def check(read: Game) -> None:  # the game as read again, when it changed since
             _check_visible(request, read, self)

@@ -38,8 +38,6 @@ from scoring.services.games import (
 )
 from scoring.services.hand_entry import (
     AlsoWrite,
-    forget_entered_games,
-    game_last_entered,
     hand_preview,
     hand_record,
 )
@@ -77,13 +75,11 @@ __all__ = [
     "dispute_open",
     "dispute_rule",
     "disputes_adjudicate_pending",
-    "forget_entered_games",
     "game_create",
     "game_create_casual",
     "game_end_early",
     "game_first_dealer_flip",
     "game_first_dealer_set",
-    "game_last_entered",
     "game_owner_next",
     "game_owner_page",
     "game_public_set",

@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from django.db import models, transaction
+from django.db import models
 
 from scoring.models import Game, Side
 from scoring.services import results
 from scoring.services.permissions import refuse_if_result_final, user_can_direct
-from tarabish_site import rows
 from tarabish_site.api.errors import NotAllowed, NotFound, PreconditionFailed, ValidationFailed
 from tarabish_site.api.versioning import IF_MATCH
 
@@ -34,15 +33,9 @@ def _required_text(value: str, field: str, what: str, max_length: int | None = N
 
 
 def _game_for_update(game: Game | int) -> Game:
-    """The game row, locked until the end of the transaction. The game is about to change, so
-    this process forgets the game as it last entered a hand to it."""
+    """The game row, locked until the end of the transaction."""
     pk = game.pk if isinstance(game, Game) else game
-    connection = transaction.get_connection()
-    _games_written.forget(pk, connection)
-    if connection.features.has_select_for_update:
-        found = rows.locked(Game, pk, connection)
-    else:
-        found = Game.objects.filter(pk=pk).first()
+    found = Game.objects.select_for_update().filter(pk=pk).first()
     if found is None:
         raise NotFound(f"game {pk} does not exist")
     refuse_if_result_final(found)
@@ -98,7 +91,3 @@ def _refuse_unless_running(game: Game, doing: str) -> None:
         if game.status == Game.Status.FINISHED:
             message += " unless a director reopens it"
         raise ValidationFailed(message, code="game_over", fields={"game": [message]})
-
-
-#: Games as this process last entered a hand to them (see ``game_last_entered``).
-_games_written = rows.Remembered(Game)

@@ -16,7 +16,6 @@ from scoring.models import Game, Hand, ResultChange
 from scoring.services import results
 from scoring.services._common import (
     _copy_state,
-    _games_written,
     _refuse_unless_running,
 )
 from scoring.services.entries import _score, _set_result
@@ -54,7 +53,7 @@ _PROGRESS_FIELDS = (
 
 
 #: Called with the hand and the game as they are about to be stored (every value final, the
-#: hand's key not yet given); returns more new rows to write in the same statement.
+#: hand's key not yet given); returns more new rows to write in the same transaction.
 AlsoWrite = Callable[[Hand, Game], Sequence[models.Model]]
 
 
@@ -83,21 +82,20 @@ def hand_record(
     (:meth:`Hand.recorded_revision`).
 
     Concurrency is optimistic: the hand is scored against the game as read, and written only
-    if the game's ``version`` is still the one read (the hand and the game's new state in one
-    statement on PostgreSQL, so one round trip and no transaction of its own; in a
-    transaction elsewhere). When another write got in first, the game is read
+    if the game's ``version`` is still the one read (the game's conditional update, the hand
+    and the rows ``also_write`` adds in one transaction). When another write got in first,
+    the game is read
     again and the hand scored again, so the answer is as if the row had been locked. A game
     given as a row read earlier is used as it is; it is read again before any refusal is
     final. ``also_write`` adds rows written with the hand, all or nothing (the response
     stored for an ``Idempotency-Key``). ``check`` is called with every game row read here
     (not the one given) before the hand is scored against it, and raises to refuse: a caller
-    that checked its permission against a game remembered from an earlier write
-    (:func:`game_last_entered`) checks it again against the row as it is.
+    that checked its permission against the game it gave checks it again against the row as
+    it is when the write found the game changed.
     """
     given = game if isinstance(game, Game) else None
     pk = game.pk if isinstance(game, Game) else game
-    snapshot = given if given is not None and not given._state.adding else None
-    connection = transaction.get_connection()
+    snapshot = given if given is not None and given.pk is not None else None
     for _attempt in range(_HAND_ATTEMPTS):
         fresh = snapshot is None
         current = _game_read(pk) if snapshot is None else snapshot
@@ -113,19 +111,17 @@ def hand_record(
             continue  # the refusal may come from an old row: read it again and see
         # Only the hand that ends the game changes its result; the hands before it move the
         # score of a game still being played, which no result depends on. That change is
-        # recorded with the hand, in the same statement.
+        # recorded with the hand, in the same transaction.
         ends = current.status != Game.Status.IN_PROGRESS
         if _write_new_hand(
             current, hand, read, _with_result_change(also_write) if ends else also_write
         ):
-            _games_written.remember_on_commit(current, connection)
             transaction.on_commit(metrics.hand_entered)
             if ends:
                 results.result_change_deliver_on_commit(pk)
             if given is not None:
                 _copy_state(current, given)
             return hand
-        _games_written.forget(pk, connection)
     message = f"game {pk} keeps changing while this hand is entered: try again"
     raise Conflict(message, code="game_busy", fields={"game": [message]})
 
@@ -156,30 +152,11 @@ def hand_preview(
     return _hand_next(game, entry_kind=entry_kind, entry=entry, by=by, number=number)
 
 
-def game_last_entered(pk: int) -> Game | None:
-    """The game as this process left it when it last entered one of its hands, if it still
-    remembers it, to give to :func:`hand_record` instead of reading the game: a score-pad
-    enters hand after hand of one game, and its next hand comes to this process again about
-    one time in as many as there are worker processes (always, with one).
-
-    It may be out of date (another process or a director changed the game since), which
-    ``hand_record`` finds out as it writes, the write being conditional on the game's version
-    and time of change: it then reads the game and scores the hand again. Nothing else may
-    rely on it, least of all on a refusal based on it."""
-    return _games_written.recall(pk, transaction.get_connection())
-
-
-def forget_entered_games() -> None:
-    """Forget every game remembered by :func:`game_last_entered` (the database was emptied
-    or restored, and a key may name another game now)."""
-    _games_written.clear()
-
-
 def _game_read(pk: int) -> Game:
-    found = rows.by_pk(Game, pk, transaction.get_connection())  # every hand entered starts here
-    if found is None:
-        raise NotFound(f"game {pk} does not exist")
-    return found
+    try:
+        return Game.objects.get(pk=pk)
+    except Game.DoesNotExist:
+        raise NotFound(f"game {pk} does not exist") from None
 
 
 def _hand_next(

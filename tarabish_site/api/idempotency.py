@@ -55,7 +55,6 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from tarabish_site import rows
 from tarabish_site.api.errors import Conflict, IdempotencyMismatch, ValidationFailed
 from tarabish_site.core.models import IdempotencyRecord
 
@@ -224,11 +223,8 @@ class PendingRecord:
 
 
 def _store(record: IdempotencyRecord) -> None:
-    """Insert the record: one plain INSERT, as ``save()`` would write it, without the ORM's
-    round through its query compiler (every idempotent write pays for this)."""
-    row = rows.insert_row(record, connection)
-    with connection.cursor() as cursor:
-        cursor.execute(row.values_sql(), row.params)
+    """Insert the record (one INSERT)."""
+    record.save(force_insert=True)
 
 
 def run_idempotent(request: Request, handler: Callable[[], Response]) -> Response:

@@ -4,7 +4,7 @@ from typing import Any
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection, transaction
+from django.db import connection
 from django.forms.models import model_to_dict
 
 from scoring.models import Game, Hand, HandRevision
@@ -77,82 +77,6 @@ def test_an_updated_row_sets_the_named_columns() -> None:
     stored = Game.objects.get(pk=game.pk)
     assert (stored.score_a, stored.score_b) == (120, 40)
     assert stored.updated_at == game.updated_at > before  # auto_now ran, as in save()
-
-
-@pytest.mark.skipif(
-    not connection.features.has_select_for_update, reason="needs FOR UPDATE (PostgreSQL)"
-)
-def test_a_locked_row_is_the_row_the_orm_reads() -> None:
-    game = GameFactory.create(ruleset={"target": 1000})
-    with transaction.atomic():
-        found = rows.locked(Game, game.pk, connection)
-        assert found is not None
-        assert model_to_dict(found) == model_to_dict(Game.objects.get(pk=game.pk))
-        assert found.ruleset["target"] == 1000  # JSON arrives decoded, as from the ORM
-        assert found.created_at == Game.objects.get(pk=game.pk).created_at
-        assert not found._state.adding
-        assert rows.locked(Game, game.pk + 1000, connection) is None
-
-
-def test_a_row_is_remembered_as_written_once_its_transaction_commits(
-    django_capture_on_commit_callbacks: Any,
-) -> None:
-    game = GameFactory.create(ruleset={"target": 1000})
-    remembered = rows.Remembered(Game)
-    with django_capture_on_commit_callbacks(execute=True):
-        remembered.remember_on_commit(game, connection)
-        game.score_a = 999  # changed after it was remembered: not remembered
-        assert remembered.recall(game.pk, connection) is None  # not committed yet
-    recalled = remembered.recall(game.pk, connection)
-    assert recalled is not None
-    assert recalled.score_a == 0
-    assert recalled._state.adding is False
-    game.score_a = 0
-    assert model_to_dict(recalled) == model_to_dict(game)
-    recalled.ruleset["target"] = 5  # each recall is an instance of its own
-    again = remembered.recall(game.pk, connection)
-    assert again is not None
-    assert again.ruleset["target"] == 1000
-    remembered.forget(game.pk, connection)
-    assert remembered.recall(game.pk, connection) is None
-
-
-def test_a_row_with_a_value_that_cannot_be_kept_is_forgotten(
-    django_capture_on_commit_callbacks: Any,
-) -> None:
-    game = GameFactory.create()
-    remembered = rows.Remembered(Game)
-    with django_capture_on_commit_callbacks(execute=True):
-        remembered.remember_on_commit(game, connection)
-    assert remembered.recall(game.pk, connection) is not None
-    game.table = lambda: "not a value"  # type: ignore[assignment]
-    with django_capture_on_commit_callbacks(execute=True):
-        remembered.remember_on_commit(game, connection)
-    assert remembered.recall(game.pk, connection) is None  # read again, not an older copy
-
-
-def test_a_row_written_in_a_transaction_rolled_back_is_not_remembered() -> None:
-    game = GameFactory.create()
-    remembered = rows.Remembered(Game)
-    with transaction.atomic():
-        remembered.remember_on_commit(game, connection)
-        transaction.set_rollback(True)
-    assert remembered.recall(game.pk, connection) is None
-
-
-def test_the_least_recently_used_rows_are_forgotten_first(
-    django_capture_on_commit_callbacks: Any,
-) -> None:
-    games = GameFactory.create_batch(3)
-    remembered = rows.Remembered(Game, size=2)
-    with django_capture_on_commit_callbacks(execute=True):
-        for game in games[:2]:
-            remembered.remember_on_commit(game, connection)
-    assert remembered.recall(games[0].pk, connection) is not None  # used: kept
-    with django_capture_on_commit_callbacks(execute=True):
-        remembered.remember_on_commit(games[2], connection)
-    kept = [remembered.recall(game.pk, connection) is not None for game in games]
-    assert kept == [True, False, True]
 
 
 @pytest.mark.parametrize("value", [None, 0, 7, -3, True, False, "", "made", "12", 2.0])
