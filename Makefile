@@ -39,11 +39,15 @@ demo: venv
 JS_MODULES := $(shell find static/js -name '*.js' | sort)
 JS_TESTS := tests/js
 
+# The whole suite (on the embedded defaults) prints its coverage, and fails below
+# [tool.coverage.report] fail_under in pyproject.toml.
+COVERAGE := --cov --cov-report=term:skip-covered
+
 test: venv test-js
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(COVERAGE)
 
 test-js:
-	node --test $(JS_TESTS)/
+	node --test --test-reporter=spec $(JS_TESTS)/
 
 test-services: venv test-js
 	$(SERVICES_ENV) $(BIN)/python -m pytest
