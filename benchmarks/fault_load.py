@@ -378,10 +378,17 @@ def main() -> None:
     print(f"undo then enter again: {tally.undos}, entered again: {tally.undo_ok}")
     print(f"hands lost: {lost}; doubled: {doubled}; games with wrong totals: {wrong}")
     print(f"5xx answers: {len(tally.server_errors)} {tally.server_errors[:3]}")
-    print(
-        f"result changes waiting when the load ended: {waiting}; all delivered "
-        + (f"{converged:.1f} s after the broker came back" if converged is not None else "NOT yet")
-    )
+    if not waiting:
+        print("result changes waiting when the load ended: none (delivered as they committed)")
+    else:
+        print(
+            f"result changes waiting when the load ended: {waiting}; all delivered "
+            + (
+                f"{converged:.1f} s after the broker came back"
+                if converged is not None
+                else "NOT yet"
+            )
+        )
     print("events: " + "; ".join(events))
     print(
         f"wall {time.perf_counter() - started_wall:.1f} s, "
