@@ -13,6 +13,7 @@ urlpatterns = [
     path("games/new/", games.game_new, name="game-new"),
     path("games/<int:pk>/", public.game_detail, name="game-detail"),
     path("games/<int:pk>/print/", public.game_print, name="game-print"),
+    path("games/<int:pk>/live/", public.game_live, name="game-live"),
     path("games/<int:pk>/pad/", pad.game_pad, name="game-pad"),
     path("games/<int:pk>/pad/live/", pad.game_pad_sheet, name="game-pad-sheet"),
     path("games/<int:pk>/pad/hand/", pad.game_hand_add, name="game-hand-add"),

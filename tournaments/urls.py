@@ -52,6 +52,7 @@ urlpatterns = [
     path("tournaments/<slug:slug>/tables/<int:table>/", tables.table_pad, name="table-pad"),
     path("tables/<str:token>/", tables.table_claim, name="table-claim"),
     path("matches/<int:pk>/", matches.match_detail, name="match-detail"),
+    path("matches/<int:pk>/live/", matches.match_live, name="match-live"),
     path("matches/<int:pk>/pad/", matches.match_pad, name="match-pad"),
     path("matches/<int:pk>/games/", matches.match_game_start, name="match-game-start"),
     path("matches/<int:pk>/forfeit/", matches.match_forfeit, name="match-forfeit"),

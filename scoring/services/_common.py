@@ -10,6 +10,7 @@ from django.db import models
 from scoring.models import Game, Side
 from scoring.services import results
 from scoring.services.permissions import refuse_if_result_final, user_can_direct
+from tarabish_site import live
 from tarabish_site.api.errors import NotAllowed, NotFound, PreconditionFailed, ValidationFailed
 from tarabish_site.api.versioning import IF_MATCH
 
@@ -33,12 +34,14 @@ def _required_text(value: str, field: str, what: str, max_length: int | None = N
 
 
 def _game_for_update(game: Game | int) -> Game:
-    """The game row, locked until the end of the transaction."""
+    """The game row, locked until the end of the transaction; the pages watching the game are
+    told to look again once the change commits (nothing is sent if it rolls back)."""
     pk = game.pk if isinstance(game, Game) else game
     found = Game.objects.select_for_update().filter(pk=pk).first()
     if found is None:
         raise NotFound(f"game {pk} does not exist")
     refuse_if_result_final(found)
+    live.publish(live.GAME, pk)
     return found
 
 

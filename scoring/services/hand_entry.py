@@ -20,7 +20,7 @@ from scoring.services._common import (
 )
 from scoring.services.entries import _score, _set_result
 from scoring.services.progress import _apply_progress, _stored_progress
-from tarabish_site import metrics, rows
+from tarabish_site import live, metrics, rows
 from tarabish_site.api.errors import Conflict, NotFound, ValidationFailed
 
 if TYPE_CHECKING:
@@ -117,6 +117,7 @@ def hand_record(
             current, hand, read, _with_result_change(also_write) if ends else also_write
         ):
             transaction.on_commit(metrics.hand_entered)
+            live.publish(live.GAME, pk)  # the pages watching the game look again
             if ends:
                 results.result_change_deliver_on_commit(pk)
             if given is not None:

@@ -6,7 +6,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import conditional_page, require_GET
 
 from scoring import services
 from scoring.views.common import _game_or_404, _result_text, abilities, game_context, qr_svg
@@ -20,6 +21,19 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context.update(abilities(request, game, can_write=context["can_write"]))
     context["owner_page"] = services.game_owner_page(game)  # its match, for anyone following it
     return render(request, "scoring/game_detail.html", context)
+
+
+@conditional_page  # ETag on what it sends; 304 to a poll that has it already
+@require_GET
+@cache_control(no_cache=True, private=True)  # asked again each time, with its ETag
+def game_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The part of the score-sheet that changes with each hand (score, sheet), which the page
+    fetches again when told the game changed, or now and then where no socket holds."""
+    game, hands = _game_or_404(request, pk)
+    context = game_context(game, hands)
+    context["can_write"] = services.user_can_keep_score(request.user, game)
+    context.update(abilities(request, game, can_write=context["can_write"]))
+    return render(request, "scoring/_game_live.html", context)
 
 
 @require_GET

@@ -706,7 +706,7 @@ def test_result_changes_are_announced_after_commit(
             reason="r",
             expected_version=1,
         )
-    assert len(callbacks) == 1
+    assert len(callbacks) == 2  # the result change, and the pages watching the game told
     assert seen == []
     with pytest.raises(EngineError), django_capture_on_commit_callbacks() as failed:
         record_hand(game, summary(caller=0, card_points=(161, 1)))

@@ -19,6 +19,7 @@ from play import services as play_services
 from scoring import services as scoring_services
 from scoring.engine import Outcome
 from scoring.models import Game, Player, Side, Team
+from tarabish_site import live
 from tarabish_site.api.errors import Conflict, NotAllowed, NotFound
 from tarabish_site.api.versioning import ensure_version
 from tarabish_site.celery import send_on_commit
@@ -421,6 +422,9 @@ def _lock(match_id: int) -> tuple[Stage, Match]:
     stage = Stage.objects.select_for_update().select_related("tournament").get(pk=stage_id)
     match = Match.objects.select_related("home__team", "away__team").get(pk=match_id)
     match.stage = stage
+    # the match's and the tournament's pages look again once the change commits
+    live.publish(live.MATCH, match.pk)
+    live.publish(live.TOURNAMENT, stage.tournament.slug)
     return stage, match
 
 

@@ -9,6 +9,7 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
+from tarabish_site import live
 from tarabish_site.api.errors import Conflict, NotFound
 from tournaments.algorithms.bracket import resolve
 from tournaments.algorithms.dutch import dutch_pair
@@ -61,6 +62,7 @@ def _lock_tournament(tournament_id: int) -> Tournament:
     tournament = Tournament.objects.select_for_update().filter(pk=tournament_id).first()
     if tournament is None:
         raise NotFound(f"There is no tournament {tournament_id}.")
+    live.publish(live.TOURNAMENT, tournament.slug)  # its pages look again after the commit
     return tournament
 
 

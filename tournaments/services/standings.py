@@ -16,7 +16,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from tarabish_site import metrics
+from tarabish_site import live, metrics
 from tarabish_site.cache import UNREACHABLE
 from tournaments.algorithms.standings import (
     MatchResult,
@@ -178,7 +178,12 @@ def standings_recompute(*, stage_id: int, force: bool = False) -> bool:
     number of entries.
     """
     with transaction.atomic():
-        stage = Stage.objects.select_for_update().filter(pk=stage_id).first()
+        stage = (
+            Stage.objects.select_for_update(of=("self",))
+            .select_related("tournament")
+            .filter(pk=stage_id)
+            .first()
+        )
         if stage is None or not (stage.standings_dirty or force):
             return False
         tables = stage_tables_load(stage)
@@ -219,6 +224,8 @@ def standings_recompute(*, stage_id: int, force: bool = False) -> bool:
         Stage.objects.filter(pk=stage.pk).update(
             standings_dirty=False, standings_computed_at=timezone.now()
         )
+        if changed or gone:  # the standings shown moved: the tournament's pages look again
+            live.publish(live.TOURNAMENT, stage.tournament.slug, stage=stage.pk)
         return True
 
 

@@ -11,7 +11,12 @@ from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import (
+    conditional_page,
+    require_GET,
+    require_http_methods,
+    require_POST,
+)
 
 from scoring.views.common import forbidden
 from tarabish_site.api.errors import ApplicationError
@@ -162,6 +167,7 @@ def _next_step_post(request: HttpRequest, tournament: Tournament) -> HttpRespons
     return redirect("tournaments:director-day", slug=tournament.slug)
 
 
+@conditional_page  # ETag on what it sends; 304 to a poll that has it already
 @require_GET
 @login_required
 def director_day_live(request: HttpRequest, slug: str) -> HttpResponse:

@@ -14,7 +14,8 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.cache import cache_control
+from django.views.decorators.http import conditional_page, require_GET, require_POST
 
 from scoring.engine import EngineError
 from scoring.models import Game
@@ -28,6 +29,17 @@ from tournaments.views.common import _match_or_404
 @require_GET
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _match_page(request, _match_or_404(request, pk))
+
+
+@conditional_page  # ETag on what it sends; 304 to a poll that has it already
+@require_GET
+@cache_control(no_cache=True, private=True)  # asked again each time, with its ETag
+def match_live(request: HttpRequest, pk: int) -> HttpResponse:
+    """The part of the match's page that moves (its score and games), which the page fetches
+    again when told the match or one of its running games changed."""
+    match = _match_or_404(request, pk)
+    context = {"match": match, "links": selectors.match_game_rows(match)}
+    return render(request, "tournaments/_match_live.html", context)
 
 
 def _match_page(

@@ -10,7 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.clickjacking import xframe_options_exempt
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import conditional_page, require_GET
 
 from tournaments import selectors, services
 from tournaments.views.common import (
@@ -68,6 +68,7 @@ def schedule(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@conditional_page  # ETag on what it sends; 304 to a poll that has it already
 @require_GET
 def stage_live(request: HttpRequest, slug: str, stage_id: int) -> HttpResponse:
     """The bracket or standings of a stage alone, for pages that refresh themselves."""

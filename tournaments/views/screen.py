@@ -6,7 +6,7 @@ from typing import Any
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import conditional_page, require_GET
 
 from tournaments import selectors
 from tournaments.models import Stage, Tournament
@@ -42,6 +42,7 @@ def big_screen(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
+@conditional_page  # ETag on what it sends; 304 to a poll that has it already
 @require_GET
 def big_screen_live(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament_or_404(request, slug)
