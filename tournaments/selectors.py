@@ -563,6 +563,18 @@ def now_playing(tournament: Tournament, limit: int) -> tuple[list[Match], int]:
     return shown, max(0, playing.count() - len(shown))
 
 
+def games_under_way(matches: Sequence[Match]) -> dict[int, Any]:
+    """The game being played in each of ``matches`` that has one, by match id (one query):
+    its points, home first (the home entry's team sits as team A)."""
+    ids = [match.pk for match in matches if match.state == Match.State.IN_PROGRESS]
+    if not ids:
+        return {}
+    links = MatchGame.objects.filter(
+        match_id__in=ids, discarded=False, game__status="in_progress"
+    ).select_related("game")
+    return {link.match_id: link.game for link in links}
+
+
 def director_day(tournament: Tournament) -> DayAtAGlance:
     """What a director watches: matches ready, being played, waiting, held; open disputes."""
     matches = list(

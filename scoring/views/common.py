@@ -4,13 +4,14 @@ what the pages offer this account."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import wraps
 from typing import Any
 
 import segno
-from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
@@ -237,6 +238,28 @@ def _put_errors(form: Any, error: Exception) -> None:
 def _user(request: HttpRequest) -> Any:
     """The signed-in user, or None."""
     return request.user if request.user.is_authenticated else None
+
+
+View = Callable[..., HttpResponse]
+
+
+def post_else_back(page: str) -> Callable[[View], View]:
+    """A view that acts on POST, and answers GET (a reload of the page a refusal was shown
+    on, a link followed) by sending the browser to ``page`` (a URL name taking the view's
+    ``pk``), never 405: a refused act leaves no dead address behind."""
+
+    def decorate(view: View) -> View:
+        @wraps(view)
+        def wrapped(request: HttpRequest, pk: int, *args: Any, **kwargs: Any) -> HttpResponse:
+            if request.method in ("GET", "HEAD"):
+                return redirect(page, pk=pk)
+            if request.method != "POST":
+                return HttpResponseNotAllowed(["GET", "POST"])
+            return view(request, pk, *args, **kwargs)
+
+        return wrapped
+
+    return decorate
 
 
 def forbidden(

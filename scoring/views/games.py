@@ -7,17 +7,22 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_POST
 
 from scoring import services
 from scoring.engine import PRESET_NAMES, EngineError
 from scoring.forms import CasualGameForm
-from scoring.views.common import _game_or_404, _put_errors, _refuse_unless_keeper, _user
+from scoring.views.common import (
+    _game_or_404,
+    _put_errors,
+    _refuse_unless_keeper,
+    _user,
+    post_else_back,
+)
 from scoring.views.pad import _pad_with_error
 from tarabish_site.api.errors import ApplicationError
 
 
-@require_POST
+@post_else_back("scoring:game-pad")
 @login_required
 def game_next(request: HttpRequest, pk: int) -> HttpResponse:
     """Start the next game between the same teams, in the same seats, at the same table."""

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET
 
 from scoring import services
 from scoring.engine import EngineError, dealer_of_hand, parse_card
@@ -28,6 +28,7 @@ from scoring.views.common import (
     _user,
     abilities,
     game_context,
+    post_else_back,
     seat_names,
 )
 from tarabish_site.api.errors import ApplicationError
@@ -169,7 +170,7 @@ def game_pad_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
-@require_POST
+@post_else_back("scoring:game-pad")
 @login_required
 def game_hand_add(request: HttpRequest, pk: int) -> HttpResponse:
     """The score-pad's form when no script runs: store the hand and show the pad again."""
@@ -193,7 +194,7 @@ def game_hand_add(request: HttpRequest, pk: int) -> HttpResponse:
     return _pad(request, game, hands, form=form, status=400)
 
 
-@require_POST
+@post_else_back("scoring:game-pad")
 @login_required
 def game_first_dealer(request: HttpRequest, pk: int) -> HttpResponse:
     game, hands = _game_or_404(request, pk)

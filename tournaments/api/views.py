@@ -669,15 +669,27 @@ class MatchViewSet(mixins.ListModelMixin, JsonApiViewSet):
 
 
 # ------------------------------------------------------------------------------ ratings
-@extend_schema_view(list=extend_schema(summary="Players by rating", tags=[TAG_R]))
+@extend_schema_view(
+    list=extend_schema(
+        summary="Players by rating",
+        description=(
+            "Ranked as the ratings page ranks them: the highest ordinal (mu - 3 sigma, the "
+            "cautious rating) first, ties by the player's name. `?ordering=` may sort by "
+            "`mu` or `matches` instead."
+        ),
+        tags=[TAG_R],
+    )
+)
 class RatingViewSet(mixins.ListModelMixin, JsonApiViewSet):
-    """OpenSkill ratings of players (mu, sigma; ordinal = mu - 3 sigma)."""
+    """OpenSkill ratings of players (mu, sigma; ordinal = mu - 3 sigma), ranked as the ratings
+    page ranks them: the highest ordinal (the cautious rating, which rises as a player's
+    record grows) first, then by name."""
 
     serializer_class = RatingSerializer
     ordering_fields = ["mu", "matches"]
 
     def get_queryset(self) -> QuerySet[PlayerRating]:
-        return PlayerRating.objects.select_related("player").order_by("-mu")
+        return selectors.rating_table()
 
     @extend_schema(
         operation_id="ratings_history",

@@ -15,11 +15,11 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
-from django.views.decorators.http import conditional_page, require_GET, require_POST
+from django.views.decorators.http import conditional_page, require_GET
 
 from scoring.engine import EngineError
 from scoring.models import Game
-from scoring.views.common import forbidden
+from scoring.views.common import forbidden, post_else_back
 from tarabish_site.api.errors import ApplicationError, Conflict, PreconditionFailed
 from tournaments import selectors, services
 from tournaments.models import Match
@@ -213,7 +213,7 @@ def _confirm_page(
     )
 
 
-@require_POST
+@post_else_back("tournaments:match-detail")
 @login_required
 def match_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
     """A director awards the match to the other team: the team chosen forfeits."""
@@ -231,7 +231,7 @@ def match_forfeit(request: HttpRequest, pk: int) -> HttpResponse:
     return _director_act(request, pk, _forfeit_act, perform)
 
 
-@require_POST
+@post_else_back("tournaments:match-detail")
 @login_required
 def match_reset_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     """A director confirms the result change a match holds: later matches re-open."""
@@ -244,7 +244,7 @@ def match_reset_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     return _director_act(request, pk, _reset_act, perform)
 
 
-@require_POST
+@post_else_back("tournaments:match-detail")
 @login_required
 def match_hold_clear(request: HttpRequest, pk: int) -> HttpResponse:
     """A director keeps the result a match shows and dismisses the change it holds."""
@@ -270,7 +270,7 @@ def match_pad(request: HttpRequest, pk: int) -> HttpResponse:
     return redirect("tournaments:match-detail", pk=pk)
 
 
-@require_POST
+@post_else_back("tournaments:match-detail")
 @login_required
 def match_game_start(request: HttpRequest, pk: int) -> HttpResponse:
     """A director, or the scorekeeper of the match's table, starts the match's next game; its

@@ -57,7 +57,13 @@ def _screen_context(request: HttpRequest, tournament: Tournament) -> dict[str, A
     stages = list(tournament.stages.order_by("order"))
     stage = _stage_of(stages, request.GET.get("stage"))
     playing, more = selectors.now_playing(tournament, SCREEN_PLAYING_ROWS)
-    context: dict[str, Any] = {"playing": playing, "playing_more": more, "screen_stage": stage}
+    running = selectors.games_under_way(playing)
+    rows = [{"match": match, "game": running.get(match.pk)} for match in playing]
+    context: dict[str, Any] = {
+        "playing": rows,
+        "playing_more": more,
+        "screen_stage": stage,
+    }
     if stage is not None:
         context.update(stage_context(stage, None))
         if stage.kind in ELIMINATION:
