@@ -204,7 +204,9 @@ CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
 CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL
 CELERY_TASK_EAGER_PROPAGATES = True
 if not CELERY_BROKER_URL:
-    CELERY_BROKER_URL = "memory://"
+    # in-process, never used to send (tasks run eagerly); its host named, so that kombu has
+    # nothing to warn about on a machine with no broker
+    CELERY_BROKER_URL = "memory://localhost/"
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True

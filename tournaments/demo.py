@@ -10,6 +10,8 @@ import random
 from typing import Any
 
 from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
 
 from scoring import services as scoring_services
 from scoring.engine import Ruleset, simulate_game
@@ -218,6 +220,50 @@ def _demo_tournament(
     return tournament
 
 
+def _weeks_ago(weeks: int) -> dt.date:
+    """A Saturday ``weeks`` weeks before today (or before the coming one): the demo's past
+    tournaments sit on the autumn's Saturdays before the day it is loaded."""
+    today = timezone.localdate()
+    saturday = today + dt.timedelta(days=(5 - today.weekday()) % 7)
+    return saturday - dt.timedelta(weeks=weeks)
+
+
+def _played_on_its_day(tournament: Tournament, since: dt.datetime) -> None:
+    """Date what was just played for a past ``tournament`` (simulated now, since ``since``) on
+    its own day, from seven in the evening: its games and hands, matches, stages, results
+    and ratings move back by the same span, keeping their order and spacing."""
+    from scoring.models import Game, HandRevision, MisplayDispute
+    from tournaments.models import Entry, RatingChange, TournamentEvent
+
+    evening = timezone.make_aware(dt.datetime.combine(tournament.starts_on, dt.time(19)))
+    shift = evening - since
+
+    def moved(*names: str) -> dict[str, Any]:
+        return {name: F(name) + shift for name in names}
+
+    games = Game.objects.filter(match_link__match__stage__tournament=tournament)
+    games.update(**moved("created_at", "updated_at"))
+    games.filter(finished_at__isnull=False).update(**moved("finished_at"))
+    hands = Hand.objects.filter(game__in=games)
+    hands.update(**moved("created_at", "updated_at"))
+    HandRevision.objects.filter(hand__in=hands).update(**moved("changed_at"))
+    MisplayDispute.objects.filter(hand__in=hands).update(**moved("created_at"))
+    matches = Match.objects.filter(stage__tournament=tournament)
+    matches.filter(started_at__isnull=False).update(**moved("started_at"))
+    matches.filter(finished_at__isnull=False).update(**moved("finished_at"))
+    stages = Stage.objects.filter(tournament=tournament)
+    for name in ("started_at", "finished_at", "standings_computed_at"):
+        stages.filter(**{f"{name}__isnull": False}).update(**moved(name))
+    Entry.objects.filter(tournament=tournament, checked_in_at__isnull=False).update(
+        **moved("checked_in_at")
+    )
+    RatingChange.objects.filter(match__stage__tournament=tournament).update(**moved("created_at"))
+    TournamentEvent.objects.filter(tournament=tournament).update(**moved("at"))
+    Tournament.objects.filter(pk=tournament.pk, finished_at__isnull=False).update(
+        **moved("finished_at")
+    )
+
+
 def _demo_swiss(
     *, director: Any, rng: random.Random, teams: int, rounds: int, offset: int
 ) -> Tournament:
@@ -230,7 +276,7 @@ def _demo_swiss(
         slug=SWISS_SLUG,
         name="Chéticamp Swiss Night",
         venue="Chéticamp Co-op Hall",
-        starts_on=dt.date(2026, 12, 5),
+        starts_on=timezone.localdate(),  # tonight, as the other running one
         teams=teams,
         offset=offset,
         absent=0,
@@ -256,12 +302,13 @@ def _demo_knockout(*, director: Any, rng: random.Random, teams: int, offset: int
     """A finished single-elimination cup with a match for third place."""
     from tournaments import services
 
+    since = timezone.now()
     tournament = _demo_registered(
         director=director,
         slug=KNOCKOUT_SLUG,
         name="Mabou Knockout Cup",
         venue="Mabou Community Hall",
-        starts_on=dt.date(2026, 9, 26),
+        starts_on=_weeks_ago(9),
         teams=teams,
         offset=offset,
         absent=0,
@@ -276,6 +323,7 @@ def _demo_knockout(*, director: Any, rng: random.Random, teams: int, offset: int
     services.stage_start(stage_id=stage.pk, actor=director)
     stage_play_simulated(stage_id=stage.pk, rng=rng, player="greedy")
     services.tournament_finish(tournament_id=tournament.pk, actor=director)
+    _played_on_its_day(tournament, since)
     return tournament
 
 
@@ -301,12 +349,13 @@ def demo_load(
     rng = random.Random(seed)  # noqa: S311 - demo results, not secrets
     if not Tournament.objects.filter(slug=FINISHED_SLUG).exists():
         with transaction.atomic():
+            since = timezone.now()
             tournament = _demo_tournament(
                 director=director,
                 slug=FINISHED_SLUG,
                 name="Legion Fall Classic",
                 venue="Royal Canadian Legion Branch 2, Glace Bay",
-                starts_on=dt.date(2026, 10, 17),
+                starts_on=_weeks_ago(5),
                 teams=finished[0],
                 offset=0,
                 pools=finished[1],
@@ -316,6 +365,7 @@ def demo_load(
                     services.stage_advance(tournament_id=tournament.pk, actor=director)
                 stage_play_simulated(stage_id=stage.pk, rng=rng, player="greedy")
             services.tournament_finish(tournament_id=tournament.pk, actor=director)
+            _played_on_its_day(tournament, since)
             made.append(tournament)
     if not Tournament.objects.filter(slug=RUNNING_SLUG).exists():
         with transaction.atomic():
@@ -324,7 +374,7 @@ def demo_load(
                 slug=RUNNING_SLUG,
                 name="Cape Breton Winter Open",
                 venue="St. Joseph's Parish Hall, North Sydney",
-                starts_on=dt.date(2026, 11, 21),
+                starts_on=timezone.localdate(),  # running: today
                 teams=running[0],
                 offset=finished[0],
                 pools=running[1],

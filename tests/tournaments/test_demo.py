@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
-import pytest
+import functools
+import io
+import logging
+from typing import Any
 
+import pytest
+from django.core.management import call_command
+from django.utils import timezone
+
+from scoring.models import Game, Hand
 from tests.scoring.factories import UserFactory
 from tournaments.demo import (
     FINISHED_SLUG,
@@ -72,3 +80,32 @@ def test_demo_shows_a_swiss_tournament_and_a_single_elimination_cup() -> None:
     assert Match.objects.filter(stage=bracket, key="3P", state=Match.State.COMPLETE).exists()
     places = cup.entries.order_by("final_place").values_list("final_place", flat=True)
     assert list(places) == [1, 2, 3, 4]
+
+
+def test_the_demo_is_dated_like_an_autumn_of_tournaments() -> None:
+    director = UserFactory(is_staff=True, is_superuser=True)
+    _load(director)
+    today = timezone.localdate()
+    for tournament in Tournament.objects.all():
+        games = Game.objects.filter(match_link__match__stage__tournament=tournament)
+        if tournament.status == Tournament.Status.RUNNING:
+            assert tournament.starts_on == today, tournament.name  # running: today, never later
+        else:
+            assert tournament.starts_on < today, tournament.name
+        days = {timezone.localtime(game.created_at).date() for game in games}
+        assert days == {tournament.starts_on}, tournament.name  # played on its own day
+        hands = Hand.objects.filter(game__in=games)
+        assert {timezone.localtime(h.created_at).date() for h in hands} == {tournament.starts_on}
+
+
+def test_the_demo_prints_the_sign_in_last_and_no_task_lines(caplog: Any, monkeypatch: Any) -> None:
+    from tournaments import demo
+
+    small = functools.partial(demo.demo_load, finished=(4, 1), running=(5, 1), swiss=(5, 2), cup=4)
+    monkeypatch.setattr(demo, "demo_load", small)
+    out = io.StringIO()
+    with caplog.at_level(logging.INFO):
+        call_command("demo", stdout=out)
+    assert out.getvalue().strip().splitlines()[-1].startswith("Demo ready. Director:")
+    assert not [r for r in caplog.records if r.name == "tarabish.task" and r.levelno < 30]
+    assert not [r for r in caplog.records if r.name.startswith("kombu")]

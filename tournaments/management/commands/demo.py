@@ -1,5 +1,6 @@
 """``manage.py demo``: load the demo data. Running it again changes nothing."""
 
+import logging
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -18,6 +19,17 @@ class Command(BaseCommand):
     help = "Load the demo data (idempotent) and print the director's sign-in."
 
     def handle(self, *args: Any, **options: Any) -> None:
+        # the demo runs hundreds of tasks in-process: their one-line logs would bury the
+        # director's sign-in, which this command prints last
+        tasks = logging.getLogger("tarabish.task")
+        level = tasks.level
+        tasks.setLevel(logging.WARNING)
+        try:
+            self._load()
+        finally:
+            tasks.setLevel(level)
+
+    def _load(self) -> None:
         with transaction.atomic():
             user_model = get_user_model()
             director, created = user_model.objects.get_or_create(
