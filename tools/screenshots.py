@@ -231,6 +231,7 @@ def main() -> int:
             "bracket": f"/tournaments/{tournament.slug}/?stage={knockout.pk}",
             "standings": f"/tournaments/{tournament.slug}/?stage={pools.pk}",
             "big-screen": f"/tournaments/{tournament.slug}/screen/?stage={knockout.pk}",
+            "big-screen-pools": f"/tournaments/{tournament.slug}/screen/?stage={pools.pk}",
             "director": f"/tournaments/{tournament.slug}/director/",
         }
         OUT.mkdir(exist_ok=True)
@@ -260,8 +261,13 @@ def main() -> int:
                         page.fill("input[name=count]", "94")
                         page.wait_for_selector("#preview .outcome")
                     target = OUT / f"{name}-{width_name}.png"
-                    page.screenshot(path=str(target), full_page=name != "big-screen")
+                    page.screenshot(path=str(target), full_page=not name.startswith("big-screen"))
                     written.append(target)
+                    if name == "scorepad":
+                        # what the phone shows without scrolling: the whole plain hand
+                        target = OUT / f"scorepad-one-screen-{width_name}.png"
+                        page.screenshot(path=str(target))
+                        written.append(target)
                 context.close()
             browser.close()
         server.shutdown()
