@@ -33,7 +33,7 @@ def test_one_person_and_three_computers_play_a_whole_game(page: Any, settings: A
     page.click("text=Open the table")
     page.wait_for_url(re.compile(r"/play/\d+/$"))
     table = Table.objects.get(name="Kitchen")
-    Table.objects.filter(pk=table.pk).update(ruleset={**table.ruleset, "target": 120})
+    Table.objects.filter(pk=table.pk).update(ruleset={**table.ruleset, "target": 1000})
 
     page.wait_for_selector("#play[data-phase='seating']")
     page.click("text=Flip for jacks and start")
