@@ -19,9 +19,10 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
@@ -525,6 +526,20 @@ def computer_move(
         return True
 
 
+def computer_moves_due(*, table: Table) -> int:
+    """Make every move the computer players owe at ``table`` whose pause is over (one, unless
+    the pause is nothing), as an open socket would, for a client that polls; ``table`` is
+    read again after each. The number of moves made."""
+    low, _ = settings.PLAY_COMPUTER_DELAY
+    made = 0
+    while made < 40 and timezone.now() - table.updated_at >= timedelta(seconds=low):
+        if not computer_move(table=table, version=table.version):
+            break
+        made += 1
+        table.refresh_from_db()
+    return made
+
+
 def seat_away(*, table: Table | int, seat: int, away: bool) -> None:
     """Note that the person in ``seat`` left (or came back): gone long enough, a computer
     plays for them (when the table says so)."""
@@ -556,6 +571,7 @@ __all__ = [
     "Position",
     "bot_player",
     "computer_move",
+    "computer_moves_due",
     "cutter_of",
     "hand_replayed",
     "hand_stored_state",

@@ -6,12 +6,9 @@ owed, once the computer's pause is over, as an open socket would."""
 from __future__ import annotations
 
 import json
-from datetime import timedelta
 
-from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
-from django.utils import timezone
 from django.views.decorators.http import require_GET, require_POST
 
 from play import services
@@ -19,11 +16,12 @@ from play.models import Table
 from play.selectors import table_state
 from scoring.engine import EngineError
 from tarabish_site.api.errors import ApplicationError
+from tarabish_site.api.exceptions import error_body
 
 
 def _error(status: int, message: str, code: str, field: str = "") -> JsonResponse:
     fields = {field: [message]} if field else {}
-    return JsonResponse({"message": message, "code": code, "fields": fields}, status=status)
+    return JsonResponse(error_body(message, code, fields), status=status)
 
 
 def _visible_table(request: HttpRequest, pk: int) -> Table | None:
@@ -38,13 +36,8 @@ def table_state_view(request: HttpRequest, pk: int) -> HttpResponse:
     if table is None:
         return _error(404, f"table {pk} does not exist", "not_found")
     seat = services.seat_of(table, request.user)
-    low, _ = settings.PLAY_COMPUTER_DELAY
-    # every move owed whose pause is over (one, unless the pause is nothing)
-    for _ in range(40):
-        due = seat is not None and timezone.now() - table.updated_at >= timedelta(seconds=low)
-        if not (due and services.computer_move(table=table, version=table.version)):
-            break
-        table.refresh_from_db()
+    if seat is not None:
+        services.computer_moves_due(table=table)
     etag = f'"{table.version}-{"s" if seat is None else seat}"'
     # a compressed answer's tag comes back weak (W/"..."): the state is the same either way
     sent = {
@@ -77,7 +70,5 @@ def table_move_view(request: HttpRequest, pk: int) -> HttpResponse:
     except EngineError as exc:
         return _error(409, str(exc), exc.code, exc.field or "type")
     except ApplicationError as exc:
-        return JsonResponse(
-            {"message": exc.message, "code": exc.code, "fields": exc.fields}, status=exc.status
-        )
+        return JsonResponse(error_body(exc.message, exc.code, exc.fields), status=exc.status)
     return JsonResponse(table_state(table.pk, seat))
