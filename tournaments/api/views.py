@@ -346,6 +346,12 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
         entry = self.get_queryset().get(pk=entry_id)
         return with_etag(Response(EntrySerializer(entry).data, status=status), entry.version)
 
+    def _import_report_response(self, report: services.ImportReport) -> Response:
+        """201 with the rows read and the entries made, as the entry list shows them."""
+        created = list(self.get_queryset().filter(pk__in=[e.pk for e in report.created]))
+        body = {"rows": report.rows, "created": EntrySerializer(created, many=True).data}
+        return Response(body, status=201)
+
     def _entry_act(
         self,
         request: Request,
@@ -398,9 +404,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
             actor=_actor(request),
             text=serializer.validated_data["csv"],
         )
-        created = list(self.get_queryset().filter(pk__in=[e.pk for e in report.created]))
-        body = {"rows": report.rows, "created": EntrySerializer(created, many=True).data}
-        return Response(body, status=201)
+        return self._import_report_response(report)
 
     @extend_schema(
         summary="Register many teams at once (all or nothing)",
@@ -420,9 +424,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
             actor=_actor(request),
             entries=serializer.validated_data["entries"],
         )
-        created = list(self.get_queryset().filter(pk__in=[e.pk for e in report.created]))
-        body = {"rows": report.rows, "created": EntrySerializer(created, many=True).data}
-        return Response(body, status=201)
+        return self._import_report_response(report)
 
     @extend_schema(
         summary="Seed the teams before play: as entered, by rating, at random, or in an order",
