@@ -191,6 +191,18 @@ def recreate_database(server_url: str, name: str) -> None:
         conn.execute(f'CREATE DATABASE "{name}"')
 
 
+def fresh_database(server_url: str, name: str, env: dict[str, str]) -> None:
+    """The benchmark's own database, emptied and migrated by ``manage.py`` under ``env``."""
+    print(f"database {name}: creating and migrating")
+    recreate_database(server_url, name)
+    subprocess.run(  # noqa: S603 - fixed command
+        [PYTHON, "manage.py", "migrate", "--no-input", "--verbosity", "0"],
+        cwd=ROOT,
+        env=env,
+        check=True,
+    )
+
+
 def drop_database(server_url: str, name: str) -> None:
     import psycopg
 
@@ -551,14 +563,7 @@ def main() -> None:
     os.environ.clear()
     os.environ.update(env)
 
-    print(f"database {args.db}: creating and migrating")
-    recreate_database(args.server, args.db)
-    subprocess.run(  # noqa: S603 - fixed command
-        [PYTHON, "manage.py", "migrate", "--no-input", "--verbosity", "0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
+    fresh_database(args.server, args.db, env)
     # the warm-up hands, then (a), then (b)
     warm = args.warm_up
     pads = prepare(args.pads, warm + args.hands * args.rounds + args.paced_hands, args.seed)

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import os
 import random
 import sys
 import time
@@ -31,43 +30,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-def _setup(database: str) -> None:
-    """Django on ``database`` (created if missing, migrated), tasks in-process."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    os.environ["DATABASE_URL"] = database
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tarabish_site.settings")
-    os.environ.pop("CELERY_BROKER_URL", None)
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    os.environ["DJANGO_DEBUG"] = "false"  # no query log kept in memory
-    import psycopg
-
-    name = database.rsplit("/", 1)[1]
-    admin_url = database.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone()
-        if not exists:
-            conn.execute(f'CREATE DATABASE "{name}"')
-            conn.execute(f'ALTER DATABASE "{name}" SET synchronous_commit = off')
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0, interactive=False)
-
-
-def _drop(database: str) -> None:
-    import psycopg
-    from django.db import connections
-
-    connections.close_all()
-    name = database.rsplit("/", 1)[1]
-    admin_url = database.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin_url, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    print(f"database {name} dropped")
-
+# its database of its own, created, migrated and dropped as the tournament benchmark's
+from tournament_bench import drop_database, setup_database
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/tarabish_directors_bench"
 
@@ -198,7 +164,7 @@ def main() -> None:
     parser.add_argument("--database", default=DEFAULT_DB)
     parser.add_argument("--keep-db", action="store_true", help="do not drop the database")
     args = parser.parse_args()
-    _setup(args.database)
+    setup_database(args.database)
     try:
         from django.contrib.auth import get_user_model
 
@@ -215,7 +181,7 @@ def main() -> None:
             bracket_day(n, director)
     finally:
         if not args.keep_db:
-            _drop(args.database)
+            drop_database(args.database)
 
 
 if __name__ == "__main__":

@@ -256,14 +256,7 @@ def main() -> None:
     }
     os.environ.clear()
     os.environ.update(env)
-    print(f"database {args.db}: creating and migrating")
-    bench.recreate_database(args.server, args.db)
-    subprocess.run(  # noqa: S603 - fixed command
-        [bench.PYTHON, "manage.py", "migrate", "--no-input", "--verbosity", "0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
+    bench.fresh_database(args.server, args.db, env)
     pads = bench.prepare(args.pads, args.hands, args.seed)
     port = bench.free_port()
     logs = Path(tempfile.mkdtemp(prefix="fault-load-logs-"))

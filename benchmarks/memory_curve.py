@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import threading
@@ -77,14 +76,7 @@ def main() -> None:
     }
     os.environ.clear()
     os.environ.update(env)
-    print(f"database {args.db}: creating and migrating")
-    bench.recreate_database(args.server, args.db)
-    subprocess.run(  # noqa: S603 - fixed command
-        [bench.PYTHON, "manage.py", "migrate", "--no-input", "--verbosity", "0"],
-        cwd=ROOT,
-        env=env,
-        check=True,
-    )
+    bench.fresh_database(args.server, args.db, env)
     per_pad = -(-args.hands // args.pads)
     pads = bench.prepare(args.pads, per_pad, args.seed)
     port = bench.free_port()

@@ -34,7 +34,7 @@ from pathlib import Path
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/tarabish_bench_tournaments"
 
 
-def _setup(database: str) -> None:
+def setup_database(database: str) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     os.environ["DATABASE_URL"] = database
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "tarabish_site.settings")
@@ -59,7 +59,7 @@ def _setup(database: str) -> None:
     call_command("migrate", verbosity=0, interactive=False)
 
 
-def _drop(database: str) -> None:
+def drop_database(database: str) -> None:
     import psycopg
     from django.db import connections
 
@@ -80,12 +80,12 @@ def main() -> None:
     parser.add_argument("--keep-db", action="store_true", help="do not drop the database")
     parser.add_argument("--seed", type=int, default=512)
     args = parser.parse_args()
-    _setup(args.database)
+    setup_database(args.database)
     try:
         _run(args)
     finally:
         if not args.keep_db:
-            _drop(args.database)
+            drop_database(args.database)
 
 
 def _run(args: argparse.Namespace) -> None:
