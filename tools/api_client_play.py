@@ -160,8 +160,8 @@ def game_state(client: AuthenticatedClient, game_id: int) -> tuple[Any, str]:
 def caller_for(game: Any) -> int:
     """The seat to call: the forced one, else the dealer's left."""
     if game.forced_seat is not None:
-        return int(game.forced_seat.seat)
-    return (int(game.next_dealer.seat) + 1) % 4
+        return int(game.forced_seat)
+    return (int(game.next_dealer) + 1) % 4
 
 
 def enter_summary(client: AuthenticatedClient, game_id: int, retries: int = 0) -> Any:
@@ -200,9 +200,7 @@ def play_casual_game(keeper: AuthenticatedClient, director: AuthenticatedClient)
     # Hand 1 as the tricks the table played: the evidence a dispute needs.
     game, _ = game_state(keeper, game_id)
     cards = random.Random(11)  # noqa: S311 (a deal, not a secret)
-    simulated = simulate_hand(
-        preset("cape-breton-standard"), cards, dealer=int(game.next_dealer.seat)
-    )
+    simulated = simulate_hand(preset("cape-breton-standard"), cards, dealer=int(game.next_dealer))
     record = simulated.record.to_json()
     tricks = TricksEntryRequest.from_dict(
         {

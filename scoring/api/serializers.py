@@ -86,9 +86,9 @@ class RunningHandSerializer(serializers.Serializer[Any]):
     """One line of the running score."""
 
     number = serializers.IntegerField()
-    dealer = serializers.IntegerField()
-    caller = serializers.IntegerField(allow_null=True)
-    trump = serializers.CharField(allow_null=True)
+    dealer = serializers.ChoiceField(choices=SEAT_CHOICES)
+    caller = serializers.ChoiceField(choices=SEAT_CHOICES, allow_null=True)
+    trump = serializers.ChoiceField(choices=TRUMP_CHOICES, allow_null=True)
     outcome = serializers.CharField()
     outcome_label = serializers.CharField()
     points = SidesSerializer()
@@ -257,6 +257,14 @@ class GameListSerializer(serializers.ModelSerializer[Game]):
         return game.winner or None
 
 
+#: A seat is its number (0-3) wherever a game names one; ``seats`` says who sits there.
+_NEXT_DEALER_HELP = (
+    "The seat that deals the next hand (its player is `seats[n]` of the game), or null once "
+    "the game is over."
+)
+_FORCED_SEAT_HELP = "The seat that must name trump if the call goes round to it, or null."
+
+
 class GameSerializer(serializers.Serializer[Any]):
     """A game as a score-pad shows it (from :func:`scoring.selectors.game_state`): the running
     score, whose deal it is, who is forced to call, whether it is over and who won, and the
@@ -281,16 +289,22 @@ class GameSerializer(serializers.Serializer[Any]):
     target = serializers.IntegerField()
     hands_played = serializers.IntegerField()
     hands = RunningHandSerializer(many=True, help_text="The running score, hand by hand.")
-    first_dealer = SeatSerializer(allow_null=True)
+    first_dealer = serializers.ChoiceField(
+        choices=SEAT_CHOICES,
+        allow_null=True,
+        help_text="The seat that dealt the first hand (its player is `seats[n]`), or null "
+        "while it is not chosen.",
+    )
     first_dealer_method = serializers.CharField(allow_blank=True)
     first_dealer_flips = serializers.ListField(
         child=serializers.ListField(), help_text="The cards turned: [[seat, card], ...]."
     )
     next_hand = serializers.IntegerField(allow_null=True)
-    next_dealer = SeatSerializer(allow_null=True)
-    forced_seat = SeatSerializer(
-        allow_null=True,
-        help_text="The seat that must name trump if the call goes round to it, or null.",
+    next_dealer = serializers.ChoiceField(
+        choices=SEAT_CHOICES, allow_null=True, help_text=_NEXT_DEALER_HELP
+    )
+    forced_seat = serializers.ChoiceField(
+        choices=SEAT_CHOICES, allow_null=True, help_text=_FORCED_SEAT_HELP
     )
     forced_team = serializers.ChoiceField(choices=Side.choices, allow_null=True)
     ruleset_preset = serializers.CharField()
@@ -328,8 +342,12 @@ class GameScoreSerializer(serializers.Serializer[Game]):
     totals = SidesSerializer()
     hands_played = serializers.IntegerField()
     next_hand = serializers.IntegerField(allow_null=True)
-    next_dealer = serializers.ChoiceField(choices=SEAT_CHOICES, allow_null=True)
-    forced_seat = serializers.ChoiceField(choices=SEAT_CHOICES, allow_null=True)
+    next_dealer = serializers.ChoiceField(
+        choices=SEAT_CHOICES, allow_null=True, help_text=_NEXT_DEALER_HELP
+    )
+    forced_seat = serializers.ChoiceField(
+        choices=SEAT_CHOICES, allow_null=True, help_text=_FORCED_SEAT_HELP
+    )
 
     def to_representation(self, instance: Game) -> dict[str, Any]:
         return game_score(instance)

@@ -115,8 +115,8 @@ def test_game_state_for_a_score_pad() -> None:
     state = selectors.game_state(selectors.game_detail(game.pk))
     assert state["totals"] == {"team_a": 426, "team_b": 60}
     assert state["next_hand"] == 4
-    assert state["next_dealer"]["seat"] == 0
-    assert state["next_dealer"]["player_id"] == game.seat_0_id
+    assert state["next_dealer"] == 0
+    assert state["seats"][state["next_dealer"]]["player_id"] == game.seat_0_id
     assert state["forced_seat"] is None  # team A deals: the call cannot reach an opposing dealer
     assert state["forced_team"] == "team_a"
     assert (state["over"], state["winner"], state["target"]) == (False, None, 500)

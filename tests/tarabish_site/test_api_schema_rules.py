@@ -1,0 +1,42 @@
+"""Rules the generated schema keeps, read from the schema itself so that a new endpoint or
+field that breaks one fails here: one shape for a field wherever an answer carries it."""
+
+import json
+from typing import Any
+
+import pytest
+from django.test import Client
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(scope="module")
+def schema(django_db_setup: Any, django_db_blocker: Any) -> dict[str, Any]:
+    with django_db_blocker.unblock():
+        response = Client().get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    return dict(response.json())
+
+
+def _answers(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The components that describe answers (not request bodies)."""
+    return {
+        name: component
+        for name, component in schema["components"]["schemas"].items()
+        if not name.endswith("Request")
+    }
+
+
+@pytest.mark.parametrize(
+    "field", ["first_dealer", "next_dealer", "forced_seat", "dealer", "caller"]
+)
+def test_a_seat_has_one_shape_in_every_answer(schema: dict[str, Any], field: str) -> None:
+    shapes = {}
+    for name, component in _answers(schema).items():
+        prop = component.get("properties", {}).get(field)
+        if prop is not None:
+            bare = {k: v for k, v in prop.items() if k not in ("description", "readOnly")}
+            shapes[name] = json.dumps(bare, sort_keys=True)
+    assert shapes, field
+    assert all("SeatEnum" in shape for shape in shapes.values()), shapes
+    nullable = {shape for shape in shapes.values() if "NullEnum" in shape}
+    assert len(nullable) <= 1, shapes
