@@ -36,11 +36,11 @@ from tarabish_client.api.auth import (  # type: ignore[import-not-found]
 )
 from tarabish_client.api.disputes import (  # type: ignore[import-not-found]
     disputes_retrieve,
-    disputes_ruling_create,
+    disputes_rule,
     games_hands_disputes_create,
 )
 from tarabish_client.api.entries import (  # type: ignore[import-not-found]
-    tournaments_entries_check_in_create,
+    tournaments_entries_check_in,
     tournaments_entries_create,
 )
 from tarabish_client.api.games import games_create, games_retrieve  # type: ignore[import-not-found]
@@ -48,7 +48,7 @@ from tarabish_client.api.hands import (  # type: ignore[import-not-found]
     games_hands_create,
     games_hands_list,
     games_hands_retrieve,
-    games_hands_undo_last_create,
+    games_hands_undo_last,
     games_hands_update,
 )
 from tarabish_client.api.matches import (  # type: ignore[import-not-found]
@@ -60,14 +60,14 @@ from tarabish_client.api.players import players_create  # type: ignore[import-no
 from tarabish_client.api.stages import (  # type: ignore[import-not-found]
     tournaments_stages_create,
     tournaments_stages_standings_list,
-    tournaments_stages_start_create,
+    tournaments_stages_start,
 )
 from tarabish_client.api.teams import teams_create  # type: ignore[import-not-found]
 from tarabish_client.api.tournaments import (  # type: ignore[import-not-found]
     tournaments_create,
-    tournaments_open_check_in_create,
-    tournaments_open_registration_create,
-    tournaments_process_check_in_create,
+    tournaments_open_check_in,
+    tournaments_open_registration,
+    tournaments_process_check_in,
 )
 from tarabish_client.models import (  # type: ignore[import-not-found]
     CredentialsRequest,
@@ -255,7 +255,7 @@ def play_casual_game(keeper: AuthenticatedClient, director: AuthenticatedClient)
     enter_summary(keeper, game_id)
     _, game_tag = game_state(keeper, game_id)
     undone = call(
-        games_hands_undo_last_create,
+        games_hands_undo_last,
         200,
         client=keeper,
         game_pk=game_id,
@@ -284,7 +284,7 @@ def play_casual_game(keeper: AuthenticatedClient, director: AuthenticatedClient)
         time.sleep(0.1)
     expect(str(dispute.parsed.status) != "pending", dispute.parsed)
     ruled = call(
-        disputes_ruling_create,
+        disputes_rule,
         200,
         client=director,
         id=dispute_id,
@@ -307,7 +307,7 @@ def play_tournament_match(director: AuthenticatedClient) -> None:
         {"name": "Contract Cup", "slug": slug, "starts_on": datetime.now(UTC).date().isoformat()}
     )
     call(tournaments_create, 201, client=director, body=body, idempotency_key=new_key())
-    call(tournaments_open_registration_create, 200, client=director, slug=slug)
+    call(tournaments_open_registration, 200, client=director, slug=slug)
     teams = [
         make_team(director, "Ian MacLeod", "Ruth Morrison"),
         make_team(director, "Peter Burke", "Anne Gillis"),
@@ -322,16 +322,16 @@ def play_tournament_match(director: AuthenticatedClient) -> None:
         ).parsed.id
         for team in teams
     ]
-    call(tournaments_open_check_in_create, 200, client=director, slug=slug)
+    call(tournaments_open_check_in, 200, client=director, slug=slug)
     for entry in entries:
         call(
-            tournaments_entries_check_in_create,
+            tournaments_entries_check_in,
             200,
             client=director,
             tournament_slug=slug,
             id=entry,
         )
-    call(tournaments_process_check_in_create, 200, client=director, slug=slug)
+    call(tournaments_process_check_in, 200, client=director, slug=slug)
     stage = call(
         tournaments_stages_create,
         201,
@@ -340,7 +340,7 @@ def play_tournament_match(director: AuthenticatedClient) -> None:
         body=StageCreateRequest.from_dict({"kind": "round_robin"}),
     ).parsed
     call(
-        tournaments_stages_start_create,
+        tournaments_stages_start,
         200,
         client=director,
         tournament_slug=slug,

@@ -309,6 +309,7 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
 
     @extend_schema(
         summary="Flip for the first dealer",
+        operation_id="games_first_dealer_flip",
         description="The engine turns cards by the game's rule (flip for jacks or high card); "
         "the cards turned are in `first_dealer_flips`. Refused once a first dealer is chosen.",
         tags=["games"],
@@ -333,6 +334,7 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
 
     @extend_schema(
         summary="Enter the first dealer chosen at the table",
+        operation_id="games_first_dealer_set",
         tags=["games"],
         request=FirstDealerSerializer,
         parameters=[IF_MATCH_PARAMETER, ETAG_RESPONSE_HEADER],
@@ -353,6 +355,7 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
 
     @extend_schema(
         summary="End the game early",
+        operation_id="games_end_early",
         description="Stops a running game before anyone reaches the target; it has no winner.",
         tags=["games"],
         request=ReasonSerializer,
@@ -374,6 +377,7 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
 
     @extend_schema(
         summary="Reopen a finished game (directors)",
+        operation_id="games_reopen",
         tags=["games"],
         request=None,
         parameters=[IF_MATCH_PARAMETER, ETAG_RESPONSE_HEADER],
@@ -513,6 +517,7 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
 
     @extend_schema(
         summary="Preview a hand",
+        operation_id="games_hands_preview",
         description=(
             "What entering this hand would give, with nothing stored: the same body as "
             "entering it (`number` may be left out: the next hand), the same refusals, and the "
@@ -592,6 +597,7 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
 
     @extend_schema(
         summary="Undo the last hand",
+        operation_id="games_hands_undo_last",
         description="The last hand stops counting (it and its history are kept) and its number "
         "can be entered again. The answer is the undone hand and the game's score line.",
         tags=["hands"],
@@ -685,6 +691,7 @@ class DisputeViewSet(mixins.ListModelMixin, JsonApiViewSet):
 
     @extend_schema(
         summary="Rule on a dispute (directors)",
+        operation_id="disputes_rule",
         description="`upheld` lets the engine's verdict stand, `overruled` decides the "
         "opposite (say why in `note`). Both stay visible; the hand and the game follow.",
         tags=["disputes"],

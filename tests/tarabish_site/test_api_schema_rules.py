@@ -1,5 +1,6 @@
 """Rules the generated schema keeps, read from the schema itself so that a new endpoint or
-field that breaks one fails here: one shape for a field wherever an answer carries it."""
+field that breaks one fails here: one shape for a field wherever an answer carries it; an
+operation id that says what the operation does."""
 
 import json
 from typing import Any
@@ -40,3 +41,24 @@ def test_a_seat_has_one_shape_in_every_answer(schema: dict[str, Any], field: str
     assert all("SeatEnum" in shape for shape in shapes.values()), shapes
     nullable = {shape for shape in shapes.values() if "NullEnum" in shape}
     assert len(nullable) <= 1, shapes
+
+
+def _operations(schema: dict[str, Any]) -> list[tuple[str, str, dict[str, Any]]]:
+    return [
+        (path, method, operation)
+        for path, operations in schema["paths"].items()
+        for method, operation in operations.items()
+    ]
+
+
+def test_an_operation_id_says_create_only_where_something_is_created(
+    schema: dict[str, Any],
+) -> None:
+    """``..._create`` is a POST answering 201; a step on something that exists (undo, end,
+    reopen, a ruling, a check-in) is named by what it does."""
+    for path, method, operation in _operations(schema):
+        created = "201" in operation["responses"]
+        named_create = operation["operationId"].endswith("_create")
+        assert named_create == (method == "post" and created), (path, method, operation)
+        if method == "delete":
+            assert not operation["operationId"].endswith("_destroy"), path

@@ -97,10 +97,13 @@ class JsonApiViewSet(ApiViewSet):
 
 
 def _action_schema(
-    summary: str, tag: str, response: Any, request: Any = None
+    summary: str, tag: str, response: Any, request: Any = None, *, operation_id: str
 ) -> Callable[[ViewMethod], ViewMethod]:
+    """The schema of a step that answers 200: ``operation_id`` says what it does (not
+    drf-spectacular's ``..._create``, which a POST gets whatever it does)."""
     return extend_schema(
         summary=summary,
+        operation_id=operation_id,
         tags=[tag],
         parameters=[SLUG] if tag in (TAG_E, TAG_S) else [],
         request=request,
@@ -215,27 +218,42 @@ class TournamentViewSet(mixins.ListModelMixin, JsonApiViewSet):
         service(tournament_id=tournament.pk, actor=_actor(request))
         return _tournament_response(tournament.pk)
 
-    @_action_schema("Open registration", TAG_T, TournamentSerializer)
+    @_action_schema(
+        "Open registration",
+        TAG_T,
+        TournamentSerializer,
+        operation_id="tournaments_open_registration",
+    )
     @idempotent
     @action(detail=True, methods=["post"], url_path="open-registration")
     def open_registration(self, request: Request, slug: str) -> Response:
         return self._step(request, slug, services.tournament_open_registration)
 
-    @_action_schema("Open check-in", TAG_T, TournamentSerializer)
+    @_action_schema(
+        "Open check-in", TAG_T, TournamentSerializer, operation_id="tournaments_open_check_in"
+    )
     @idempotent
     @action(detail=True, methods=["post"], url_path="open-check-in")
     def open_check_in(self, request: Request, slug: str) -> Response:
         return self._step(request, slug, services.tournament_open_check_in)
 
     @_action_schema(
-        "Process check-in: no-shows inactive, seeds closed up", TAG_T, TournamentSerializer
+        "Process check-in: no-shows inactive, seeds closed up",
+        TAG_T,
+        TournamentSerializer,
+        operation_id="tournaments_process_check_in",
     )
     @idempotent
     @action(detail=True, methods=["post"], url_path="process-check-in")
     def process_check_in(self, request: Request, slug: str) -> Response:
         return self._step(request, slug, services.checkin_process)
 
-    @_action_schema("Advance to the next stage (pools to knockout)", TAG_T, StageSerializer)
+    @_action_schema(
+        "Advance to the next stage (pools to knockout)",
+        TAG_T,
+        StageSerializer,
+        operation_id="tournaments_advance",
+    )
     @idempotent
     @action(detail=True, methods=["post"])
     def advance(self, request: Request, slug: str) -> Response:
@@ -248,6 +266,7 @@ class TournamentViewSet(mixins.ListModelMixin, JsonApiViewSet):
         TAG_T,
         TournamentSerializer,
         DirectorSerializer,
+        operation_id="tournaments_directors_add",
     )
     @idempotent
     @action(detail=True, methods=["post"])
@@ -264,6 +283,7 @@ class TournamentViewSet(mixins.ListModelMixin, JsonApiViewSet):
 
     @extend_schema(
         summary="Take a director off (they direct neither it nor its match games any more)",
+        operation_id="tournaments_directors_remove",
         tags=[TAG_T],
         parameters=[
             OpenApiParameter(
@@ -281,7 +301,9 @@ class TournamentViewSet(mixins.ListModelMixin, JsonApiViewSet):
         )
         return _tournament_response(tournament.pk)
 
-    @_action_schema("Finish: final placements", TAG_T, TournamentSerializer)
+    @_action_schema(
+        "Finish: final placements", TAG_T, TournamentSerializer, operation_id="tournaments_finish"
+    )
     @idempotent
     @action(detail=True, methods=["post"])
     def finish(self, request: Request, slug: str) -> Response:
@@ -292,6 +314,7 @@ class TournamentViewSet(mixins.ListModelMixin, JsonApiViewSet):
         TAG_T,
         TournamentSerializer,
         ReopenSerializer,
+        operation_id="tournaments_reopen",
     )
     @idempotent
     @action(detail=True, methods=["post"])
@@ -428,6 +451,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
 
     @extend_schema(
         summary="Seed the teams before play: as entered, by rating, at random, or in an order",
+        operation_id="tournaments_entries_seed",
         tags=[TAG_E],
         parameters=[SLUG],
         request=SeedSerializer,
@@ -445,7 +469,13 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
         entries = self.get_queryset().filter(seed__isnull=False).order_by("seed")
         return Response(EntrySerializer(entries, many=True).data)
 
-    @_action_schema("Check a team in (or out)", TAG_E, EntrySerializer, CheckInSerializer)
+    @_action_schema(
+        "Check a team in (or out)",
+        TAG_E,
+        EntrySerializer,
+        CheckInSerializer,
+        operation_id="tournaments_entries_check_in",
+    )
     @idempotent
     @action(detail=True, methods=["post"], url_path="check-in")
     def check_in(self, request: Request, tournament_slug: str, pk: str) -> Response:
@@ -457,7 +487,13 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
             ),
         )
 
-    @_action_schema("Withdraw a team mid-event", TAG_E, EntrySerializer, WithdrawSerializer)
+    @_action_schema(
+        "Withdraw a team mid-event",
+        TAG_E,
+        EntrySerializer,
+        WithdrawSerializer,
+        operation_id="tournaments_entries_withdraw",
+    )
     @idempotent
     @action(detail=True, methods=["post"])
     def withdraw(self, request: Request, tournament_slug: str, pk: str) -> Response:
@@ -469,7 +505,13 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
             ),
         )
 
-    @_action_schema("Allow a substitute player", TAG_E, EntrySerializer, SubstituteSerializer)
+    @_action_schema(
+        "Allow a substitute player",
+        TAG_E,
+        EntrySerializer,
+        SubstituteSerializer,
+        operation_id="tournaments_entries_substitute_add",
+    )
     @idempotent
     @action(detail=True, methods=["post"])
     def substitutes(self, request: Request, tournament_slug: str, pk: str) -> Response:
@@ -521,14 +563,24 @@ class StageViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
         )
         return Response(StageSerializer(stage).data, status=201)
 
-    @_action_schema("Start the stage: pools, rounds and matches", TAG_S, StageSerializer)
+    @_action_schema(
+        "Start the stage: pools, rounds and matches",
+        TAG_S,
+        StageSerializer,
+        operation_id="tournaments_stages_start",
+    )
     @idempotent
     @action(detail=True, methods=["post"])
     def start(self, request: Request, tournament_slug: str, pk: str) -> Response:
         stage = services.stage_start(stage_id=self.get_object().pk, actor=_actor(request))
         return Response(StageSerializer(stage).data)
 
-    @_action_schema("Pair the next Swiss round", TAG_S, RoundSerializer)
+    @_action_schema(
+        "Pair the next Swiss round",
+        TAG_S,
+        RoundSerializer,
+        operation_id="tournaments_stages_pair_next_round",
+    )
     @idempotent
     @action(detail=True, methods=["post"], url_path="pair-next-round")
     def pair_next_round(self, request: Request, tournament_slug: str, pk: str) -> Response:
@@ -629,6 +681,7 @@ class MatchViewSet(mixins.ListModelMixin, JsonApiViewSet):
 
     @extend_schema(
         summary="Award the match to the other entry (forfeit)",
+        operation_id="matches_forfeit",
         tags=[TAG_M],
         request=ForfeitSerializer,
         parameters=[IF_MATCH_PARAMETER],
@@ -655,6 +708,7 @@ class MatchViewSet(mixins.ListModelMixin, JsonApiViewSet):
 
     @extend_schema(
         summary="Confirm a held result change: later matches re-open",
+        operation_id="matches_confirm_reset",
         tags=[TAG_M],
         request=None,
         parameters=[IF_MATCH_PARAMETER],
