@@ -55,7 +55,7 @@ from scoring.engine import RulesetError
 from scoring.models import Game, Hand, MisplayDispute
 from tarabish_site.api.errors import NotFound
 from tarabish_site.api.idempotency import PendingRecord, idempotent, idempotent_in_write
-from tarabish_site.api.schema import error_response, error_responses
+from tarabish_site.api.schema import LOCATION_HEADER, error_response, error_responses
 from tarabish_site.api.versioning import (
     ETAG_RESPONSE_HEADER,
     IF_MATCH,
@@ -169,6 +169,7 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiVie
         summary="Add a player",
         tags=["players"],
         request=PlayerSerializer,
+        parameters=[LOCATION_HEADER],
         responses={201: PlayerSerializer, **error_responses(400, 401, 409, 422, 429)},
         examples=ex.PLAYER,
     )
@@ -206,6 +207,7 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiViewS
         summary="Add a team",
         tags=["teams"],
         request=TeamSerializer,
+        parameters=[LOCATION_HEADER],
         responses={201: TeamSerializer, **error_responses(400, 401, 409, 422, 429)},
         examples=ex.TEAM,
     )
@@ -281,7 +283,7 @@ class GameViewSet(mixins.ListModelMixin, JsonApiViewSet):
         summary="Start a game",
         tags=["games"],
         request=GameCreateSerializer,
-        parameters=[ETAG_RESPONSE_HEADER],
+        parameters=[ETAG_RESPONSE_HEADER, LOCATION_HEADER],
         responses={201: GameSerializer, **error_responses(400, 401, 422, 429)},
         examples=ex.GAME_CREATE,
     )
@@ -467,7 +469,7 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
         ),
         tags=["hands"],
         request=HAND_BODY,
-        parameters=[ETAG_RESPONSE_HEADER],
+        parameters=[ETAG_RESPONSE_HEADER, LOCATION_HEADER],
         responses={
             201: HandWithGameSerializer,
             **error_responses(400, 401, 403, 404, 409, 422, 429),
@@ -630,7 +632,7 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
         "background. Read the dispute (its `Location`) for the verdict.",
         tags=["disputes"],
         request=DisputeCreateSerializer,
-        parameters=[ETAG_RESPONSE_HEADER],
+        parameters=[ETAG_RESPONSE_HEADER, LOCATION_HEADER],
         responses={201: DisputeSerializer, **error_responses(400, 401, 403, 404, 409, 422, 429)},
         examples=ex.DISPUTE_CREATE,
     )

@@ -82,7 +82,7 @@ REPLAYED_RESPONSE_HEADER = OpenApiParameter(
     name=REPLAYED_HEADER,
     type=OpenApiTypes.STR,
     location=OpenApiParameter.HEADER,
-    response=True,
+    response=[200, 201],
     description="`true` when this is the stored response of an earlier request with the same key.",
 )
 

@@ -29,6 +29,16 @@ BODY_ETAG_HEADER = OpenApiParameter(
 )
 
 
+#: Where what a POST made can be read (an answer of 201 for one resource with an address).
+LOCATION_HEADER = OpenApiParameter(
+    name="Location",
+    type=str,
+    location=OpenApiParameter.HEADER,
+    response=[201],
+    description="The address of what was made (its `GET`), for example `/api/v1/games/41/`.",
+)
+
+
 class ErrorSerializer(serializers.Serializer[object]):
     """The one error shape: ``{"message": str, "code": str, "fields": {field: [reason]}}``."""
 
@@ -397,6 +407,24 @@ _JSON_SHAPES: dict[str, dict[str, Any]] = {
         ]
     },
 }
+
+
+#: Sent with every 429 (the write limit, the sign-in limit): whole seconds to wait.
+_RETRY_AFTER = {
+    "schema": {"type": "integer", "minimum": 0},
+    "description": "Whole seconds to wait before trying again.",
+}
+
+
+def response_headers_hook(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """``Retry-After`` on every 429 (a postprocessing hook): the throttles send it with each,
+    whatever the operation, so it is declared once here rather than on each."""
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            refused = operation.get("responses", {}).get("429")
+            if refused is not None:
+                refused.setdefault("headers", {})["Retry-After"] = dict(_RETRY_AFTER)
+    return result
 
 
 def json_shapes_hook(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:

@@ -62,3 +62,28 @@ def test_an_operation_id_says_create_only_where_something_is_created(
         assert named_create == (method == "post" and created), (path, method, operation)
         if method == "delete":
             assert not operation["operationId"].endswith("_destroy"), path
+
+
+def test_every_429_says_when_to_try_again(schema: dict[str, Any]) -> None:
+    refusals = [
+        operation["responses"]["429"]
+        for _, _, operation in _operations(schema)
+        if "429" in operation["responses"]
+    ]
+    assert len(refusals) > 30
+    for refused in refusals:
+        assert refused["headers"]["Retry-After"]["schema"]["type"] == "integer"
+
+
+def test_what_a_post_makes_is_named_by_its_location(schema: dict[str, Any]) -> None:
+    """Every 201 of one thing says where to read it; a report of rows added (a CSV import, a
+    bulk add) has no one address. No other answer claims a ``Location``."""
+    for path, method, operation in _operations(schema):
+        for status, response in operation["responses"].items():
+            headers = response.get("headers", {})
+            if status != "201":
+                assert "Location" not in headers, (path, method, status)
+                continue
+            body = response["content"]["application/json"]["schema"]["$ref"]
+            one_thing = not body.endswith("/ImportReport")
+            assert ("Location" in headers) == one_thing, (path, method)

@@ -128,7 +128,9 @@ def test_a_director_runs_the_day_through_the_api() -> None:
     base = "/api/v1/tournaments/day"
     assert client.post(f"{base}/open-registration/").json()["status"] == "registration"
     teams = TeamFactory.create_batch(4)
-    entries = [client.post(f"{base}/entries/", {"team": t.pk}).json() for t in teams]
+    registered = [client.post(f"{base}/entries/", {"team": t.pk}) for t in teams]
+    entries = [response.json() for response in registered]
+    assert registered[0]["Location"] == f"{base}/entries/{entries[0]['id']}/"
     assert client.post(f"{base}/entries/", {"team": teams[0].pk}).status_code == 409
     csv = "player_one,player_two,community\nAngus,Mary,Glace Bay\nRon,Ron,Cheticamp\n"
     bad = client.post(f"{base}/entries/import/", {"csv": csv})
@@ -144,9 +146,11 @@ def test_a_director_runs_the_day_through_the_api() -> None:
     listed = client.get(f"{base}/entries/?status=active").json()["results"]
     assert [e["seed"] for e in listed] == [1, 2, 3, 4]
     # an empty match format is the tournament's, as documented
-    stage = client.post(
+    added = client.post(
         f"{base}/stages/", {"kind": "single_elim", "third_place": True, "match_format": ""}
-    ).json()
+    )
+    stage = added.json()
+    assert added["Location"] == f"{base}/stages/{stage['id']}/"
     assert stage["match_format"] == ""
     started = client.post(f"{base}/stages/{stage['id']}/start/")
     assert started.json()["status"] == "running"
@@ -161,6 +165,7 @@ def test_a_director_runs_the_day_through_the_api() -> None:
     game = client.post(f"/api/v1/matches/{first['id']}/games/", {"first_dealer": 0})
     assert game.status_code == 201
     assert game.json()["state"] == "in_progress"
+    assert game["Location"] == f"/api/v1/games/{game.json()['games'][-1]['game']}/"
     forfeit = client.post(
         f"/api/v1/matches/{first['id']}/forfeit/",
         {"loser": first["slots"][1]["entry"]},

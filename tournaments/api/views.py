@@ -21,7 +21,7 @@ from rest_framework.response import Response
 from tarabish_site.api.errors import NotAllowed, NotFound
 from tarabish_site.api.idempotency import idempotent
 from tarabish_site.api.routes import ID
-from tarabish_site.api.schema import error_responses
+from tarabish_site.api.schema import LOCATION_HEADER, error_responses
 from tarabish_site.api.versioning import (
     ETAG_RESPONSE_HEADER,
     IF_MATCH_PARAMETER,
@@ -96,6 +96,9 @@ class JsonApiViewSet(ApiViewSet):
     permission_classes = [IsAuthenticatedOrReadOnly]
 
 
+_VERSIONED = (TournamentSerializer, EntrySerializer)
+
+
 def _action_schema(
     summary: str, tag: str, response: Any, request: Any = None, *, operation_id: str
 ) -> Callable[[ViewMethod], ViewMethod]:
@@ -105,7 +108,11 @@ def _action_schema(
         summary=summary,
         operation_id=operation_id,
         tags=[tag],
-        parameters=[SLUG] if tag in (TAG_E, TAG_S) else [],
+        parameters=[
+            *([SLUG] if tag in (TAG_E, TAG_S) else []),
+            # A tournament's or an entry's answer carries its version (with_etag).
+            *([ETAG_RESPONSE_HEADER] if response in _VERSIONED else []),
+        ],
         request=request,
         responses={200: response, **error_responses(400, 401, 403, 404, 409, 422, 429)},
     )
@@ -143,6 +150,7 @@ class TournamentViewSet(mixins.ListModelMixin, JsonApiViewSet):
         request=TournamentCreateSerializer,
         description="Only a director of every game creates one (403 for anyone else); they "
         "become its organiser and first director.",
+        parameters=[ETAG_RESPONSE_HEADER, LOCATION_HEADER],
         responses={201: TournamentSerializer, **error_responses(400, 401, 403, 409, 422, 429)},
     )
     @idempotent
@@ -198,6 +206,8 @@ class TournamentViewSet(mixins.ListModelMixin, JsonApiViewSet):
         parameters=[
             OpenApiParameter("slug", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False),
             OpenApiParameter("name", OpenApiTypes.STR, OpenApiParameter.QUERY, required=False),
+            ETAG_RESPONSE_HEADER,
+            LOCATION_HEADER,
         ],
         request=OpenApiTypes.OBJECT,
         responses={201: TournamentSerializer, **error_responses(400, 401, 403, 409, 429)},
@@ -288,7 +298,8 @@ class TournamentViewSet(mixins.ListModelMixin, JsonApiViewSet):
         parameters=[
             OpenApiParameter(
                 "user_id", OpenApiTypes.INT, OpenApiParameter.PATH, description="The account."
-            )
+            ),
+            ETAG_RESPONSE_HEADER,
         ],
         request=None,
         responses={200: TournamentSerializer, **error_responses(400, 401, 403, 404, 429)},
@@ -367,7 +378,13 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
 
     def _entry_response(self, entry_id: int, status: int = 200) -> Response:
         entry = self.get_queryset().get(pk=entry_id)
-        return with_etag(Response(EntrySerializer(entry).data, status=status), entry.version)
+        response = Response(EntrySerializer(entry).data, status=status)
+        if status == 201:
+            response["Location"] = reverse(
+                "api:tournament-entry-detail",
+                kwargs={"tournament_slug": self.kwargs["tournament_slug"], "pk": entry.pk},
+            )
+        return with_etag(response, entry.version)
 
     def _import_report_response(self, report: services.ImportReport) -> Response:
         """201 with the rows read and the entries made, as the entry list shows them."""
@@ -392,7 +409,7 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
     @extend_schema(
         summary="Register a team",
         tags=[TAG_E],
-        parameters=[SLUG],
+        parameters=[SLUG, ETAG_RESPONSE_HEADER, LOCATION_HEADER],
         request=EntryCreateSerializer,
         responses={201: EntrySerializer, **error_responses(400, 401, 403, 404, 409, 422)},
     )
@@ -549,7 +566,7 @@ class StageViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
     @extend_schema(
         summary="Add a stage",
         tags=[TAG_S],
-        parameters=[SLUG],
+        parameters=[SLUG, LOCATION_HEADER],
         request=StageCreateSerializer,
         responses={201: StageSerializer, **error_responses(400, 401, 403, 404, 409, 422)},
     )
@@ -561,7 +578,12 @@ class StageViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
         stage = services.stage_create(
             tournament_id=tournament.pk, actor=_actor(request), **serializer.validated_data
         )
-        return Response(StageSerializer(stage).data, status=201)
+        response = Response(StageSerializer(stage).data, status=201)
+        response["Location"] = reverse(
+            "api:tournament-stage-detail",
+            kwargs={"tournament_slug": tournament.slug, "pk": stage.pk},
+        )
+        return response
 
     @_action_schema(
         "Start the stage: pools, rounds and matches",
@@ -664,8 +686,11 @@ class MatchViewSet(mixins.ListModelMixin, JsonApiViewSet):
 
     @extend_schema(
         summary="Start the next game of the match (a scoring game)",
+        description="The answer is the match with its new game; `Location` is the game's "
+        "address, where its hands are entered.",
         tags=[TAG_M],
         request=GameStartSerializer,
+        parameters=[ETAG_RESPONSE_HEADER, LOCATION_HEADER],
         responses={201: MatchDetailSerializer, **error_responses(400, 401, 403, 404, 409, 422)},
     )
     @idempotent
@@ -674,17 +699,19 @@ class MatchViewSet(mixins.ListModelMixin, JsonApiViewSet):
         serializer = GameStartSerializer(data=request.data)
         serializer.is_valid(raise_exception=True)
         self._match_response(request, int(pk))
-        services.match_game_start(
+        link = services.match_game_start(
             match_id=int(pk), actor=_actor(request), **serializer.validated_data
         )
-        return self._match_response(request, int(pk), status=201)
+        response = self._match_response(request, int(pk), status=201)
+        response["Location"] = reverse("api:game-detail", kwargs={"pk": link.game_id})
+        return response
 
     @extend_schema(
         summary="Award the match to the other entry (forfeit)",
         operation_id="matches_forfeit",
         tags=[TAG_M],
         request=ForfeitSerializer,
-        parameters=[IF_MATCH_PARAMETER],
+        parameters=[IF_MATCH_PARAMETER, ETAG_RESPONSE_HEADER],
         responses={
             200: MatchDetailSerializer,
             **error_responses(400, 401, 403, 404, 409, 412, 428),
@@ -711,7 +738,7 @@ class MatchViewSet(mixins.ListModelMixin, JsonApiViewSet):
         operation_id="matches_confirm_reset",
         tags=[TAG_M],
         request=None,
-        parameters=[IF_MATCH_PARAMETER],
+        parameters=[IF_MATCH_PARAMETER, ETAG_RESPONSE_HEADER],
         responses={200: MatchDetailSerializer, **error_responses(401, 403, 404, 409, 412, 428)},
     )
     @idempotent
