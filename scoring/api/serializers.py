@@ -208,6 +208,9 @@ class GameCreateSerializer(OnlyItsFields):
 class GamePublicSerializer(OnlyItsChanges):
     """Who may follow a game."""
 
+    #: The one key of its PATCH: a body without it is refused (the schema says so).
+    whole_on_patch = True
+
     public = serializers.BooleanField(
         help_text="true: anyone may follow the game; false: only its scorekeepers and directors."
     )

@@ -6,13 +6,20 @@
 )
 """
 
+import copy
 from typing import Any
 
 from django_filters.rest_framework import DjangoFilterBackend
 from drf_spectacular.extensions import OpenApiAuthenticationExtension
 from drf_spectacular.openapi import AutoSchema
-from drf_spectacular.plumbing import build_bearer_security_scheme_object
-from drf_spectacular.utils import OpenApiExample, OpenApiParameter, OpenApiResponse
+from drf_spectacular.plumbing import build_bearer_security_scheme_object, force_instance
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import (
+    OpenApiExample,
+    OpenApiParameter,
+    OpenApiResponse,
+    PolymorphicProxySerializer,
+)
 from rest_framework import serializers
 from rest_framework.permissions import SAFE_METHODS, IsAuthenticatedOrReadOnly
 
@@ -225,6 +232,31 @@ class ApiAutoSchema(AutoSchema):
                 parameters.append(BODY_ETAG_HEADER)
         return parameters
 
+    def _get_request_for_media_type(
+        self, serializer: Any, direction: Any = "request"
+    ) -> tuple[Any, bool]:
+        """A body is required wherever the view refuses a request without one, which
+        drf-spectacular knows only for a plain serializer: a body of several shapes (a hand's
+        summary or tricks) each with keys it needs, a JSON document (an export to import),
+        and a PATCH whose serializer is validated whole (``whole_on_patch``)."""
+        schema, required = super()._get_request_for_media_type(  # type: ignore[no-untyped-call]
+            serializer, direction
+        )
+        if isinstance(serializer, PolymorphicProxySerializer):
+            shapes = serializer.serializers
+            alternatives = shapes.values() if isinstance(shapes, dict) else shapes
+            required = all(_needs_keys(shape) for shape in alternatives)
+        elif serializer is OpenApiTypes.OBJECT and self.method in ("POST", "PUT"):
+            required = True
+        elif self.method == "PATCH" and getattr(serializer, "whole_on_patch", False):
+            # drf-spectacular documents a PATCH body as partial; this one is validated whole.
+            patched = copy.copy(force_instance(serializer))  # type: ignore[no-untyped-call]
+            patched.partial = True
+            component = self.resolve_serializer(patched, direction)
+            component.schema["required"] = _needed_keys(serializer)
+            required = True
+        return schema, required
+
     def _header_names(self) -> set[str]:
         return {
             parameter.name
@@ -279,6 +311,15 @@ class ApiAutoSchema(AutoSchema):
                 description = "No such page, or the resource the list belongs to does not exist."
             added[404] = error_response(404, description, errors=_LIST_ERRORS)
         return self._add(responses, added, direction)
+
+
+def _needed_keys(serializer: Any) -> list[str]:
+    fields = force_instance(serializer).fields  # type: ignore[no-untyped-call]
+    return [name for name, field in fields.items() if field.required and not field.read_only]
+
+
+def _needs_keys(serializer: Any) -> bool:
+    return bool(_needed_keys(serializer))
 
 
 def lib_doc_excludes() -> list[type]:

@@ -87,3 +87,29 @@ def test_what_a_post_makes_is_named_by_its_location(schema: dict[str, Any]) -> N
             body = response["content"]["application/json"]["schema"]["$ref"]
             one_thing = not body.endswith("/ImportReport")
             assert ("Location" in headers) == one_thing, (path, method)
+
+
+def _needs_keys(schema: dict[str, Any], body: dict[str, Any]) -> bool:
+    """Whether a body of this schema cannot be empty: an object with keys it requires (each
+    alternative's, for one of several shapes), or a JSON document of its own."""
+    components = schema["components"]["schemas"]
+    if "$ref" in body:
+        body = components[body["$ref"].rsplit("/", 1)[-1]]
+    if "oneOf" in body:
+        return all(_needs_keys(schema, shape) for shape in body["oneOf"])
+    return bool(body.get("required")) or "properties" not in body
+
+
+def test_a_body_is_required_wherever_an_empty_one_is_refused(schema: dict[str, Any]) -> None:
+    required = 0
+    for path, method, operation in _operations(schema):
+        body = operation.get("requestBody")
+        if body is None:
+            continue
+        (content,) = body["content"].values()
+        needed = _needs_keys(schema, content["schema"])
+        assert body.get("required", False) == needed, (path, method)
+        required += needed
+    assert required > 20
+    hands = schema["paths"]["/api/v1/games/{game_pk}/hands/"]["post"]["requestBody"]
+    assert hands["required"] is True

@@ -305,3 +305,13 @@ def test_a_director_reopens_only_the_game_as_read(
     stale = client_for(director).post(f"/api/v1/games/{game.pk}/reopen/", headers=seen)
     assert stale.status_code == 412
     assert Game.objects.get(pk=game.pk).status == "abandoned"
+
+
+@pytest.mark.parametrize(("method", "path"), [("patch", ""), ("post", "hands/")])
+def test_a_request_without_the_body_it_needs_is_refused(
+    api: APIClient, game: Game, method: str, path: str
+) -> None:
+    """The schema marks these bodies required: sent with none, the request is refused."""
+    response = getattr(api, method)(f"/api/v1/games/{game.pk}/{path}", headers=current(game))
+    assert response.status_code == 400
+    assert response.json()["fields"]
