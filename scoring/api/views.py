@@ -142,6 +142,18 @@ def _game_response(request: Request, game_id: int, status: int = 200) -> Respons
 class JsonApiViewSet(ApiViewSet):
     """JSON in, JSON out (writes are throttled, as in every API view); rows by id."""
 
+    def _create(self, request: Request, make: Callable[[dict[str, Any]], Any]) -> Response:
+        """201 with what ``make`` (a service) made of the body the view's serializer reads,
+        shown by that serializer, and its address (``api:<basename>-detail``) in
+        ``Location``."""
+        shape = self.get_serializer_class()
+        serializer = shape(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        made = make(dict(serializer.validated_data))
+        response = Response(shape(made).data, status=201)
+        response["Location"] = reverse(f"api:{self.basename}-detail", kwargs={"pk": made.pk})
+        return response
+
 
 # ------------------------------------------------------------------------------ players, teams
 
@@ -175,15 +187,12 @@ class PlayerViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiVie
     )
     @idempotent
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        serializer = PlayerSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        player = services.player_create(
-            display_name=serializer.validated_data["display_name"],
-            community=serializer.validated_data.get("community", ""),
+        return self._create(
+            request,
+            lambda data: services.player_create(
+                display_name=data["display_name"], community=data.get("community", "")
+            ),
         )
-        response = Response(PlayerSerializer(player).data, status=201)
-        response["Location"] = reverse("api:player-detail", kwargs={"pk": player.pk})
-        return response
 
 
 @extend_schema_view(
@@ -213,15 +222,14 @@ class TeamViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiViewS
     )
     @idempotent
     def create(self, request: Request, *args: Any, **kwargs: Any) -> Response:
-        serializer = TeamSerializer(data=request.data)
-        serializer.is_valid(raise_exception=True)
-        data = serializer.validated_data
-        team = services.team_create(
-            player_one=data["player_one"], player_two=data["player_two"], name=data.get("name", "")
+        return self._create(
+            request,
+            lambda data: services.team_create(
+                player_one=data["player_one"],
+                player_two=data["player_two"],
+                name=data.get("name", ""),
+            ),
         )
-        response = Response(TeamSerializer(team).data, status=201)
-        response["Location"] = reverse("api:team-detail", kwargs={"pk": team.pk})
-        return response
 
 
 # ------------------------------------------------------------------------------ games
