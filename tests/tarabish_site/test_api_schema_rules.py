@@ -113,3 +113,11 @@ def test_a_body_is_required_wherever_an_empty_one_is_refused(schema: dict[str, A
     assert required > 20
     hands = schema["paths"]["/api/v1/games/{game_pk}/hands/"]["post"]["requestBody"]
     assert hands["required"] is True
+
+
+def test_a_standings_row_shows_every_figure_the_model_keeps(schema: dict[str, Any]) -> None:
+    from tournaments.models import STANDING_FIELDS
+
+    row = schema["components"]["schemas"]["Standing"]["properties"]
+    assert set(STANDING_FIELDS) - {"pool"} <= set(row)
+    assert all(row[name]["type"] == "integer" for name in STANDING_FIELDS if name != "pool")

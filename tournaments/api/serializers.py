@@ -16,6 +16,7 @@ from tournaments.models import (
     POOLS_MAX,
     QUALIFIERS_PER_POOL_MAX,
     SEED_MAX,
+    STANDING_FIELDS,
     SWISS_ROUNDS_MAX,
     Entry,
     Match,
@@ -448,31 +449,20 @@ class ForfeitSerializer(OnlyItsFields):
 
 # ------------------------------------------------------------------------------ standings
 class StandingSerializer(serializers.ModelSerializer[Standing]):
+    """One team's row of a stage's standings (a pool's, where the stage has pools): its
+    place, and the figures the tie-breakers read."""
+
     entry = serializers.IntegerField(source="entry_id")
     team_name = serializers.CharField(source="entry.team.name")
 
     class Meta:
         model = Standing
+        # The row's figures as the model names them (its pool is the table's, not the row's).
         fields = [
             "place",
             "entry",
             "team_name",
-            "seed",
-            "played",
-            "byes",
-            "match_wins",
-            "match_draws",
-            "match_losses",
-            "match_points",
-            "game_wins",
-            "game_losses",
-            "points_for",
-            "points_against",
-            "points_difference",
-            "baits_forced",
-            "baits_suffered",
-            "buchholz",
-            "median_buchholz",
+            *(name for name in STANDING_FIELDS if name not in ("pool", "place")),
         ]
         read_only_fields = fields
 
