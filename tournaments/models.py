@@ -392,6 +392,16 @@ class Match(models.Model):
     )
     home_source = models.JSONField(null=True, blank=True)
     away_source = models.JSONField(null=True, blank=True)
+    feeds = models.JSONField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text=(
+            "Bracket matches this one's winner and loser go to, as written when the stage "
+            "started: a result moves its entries on without reading the whole bracket. "
+            "Empty: not written (the whole bracket is placed again)."
+        ),
+    )
     table = models.PositiveSmallIntegerField(null=True, blank=True)
     format = models.CharField(max_length=10, choices=Tournament.MatchFormat.choices)
     games_planned = models.PositiveSmallIntegerField(default=1)

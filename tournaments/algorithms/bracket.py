@@ -339,6 +339,35 @@ def dependents(bracket: Bracket, key: str) -> tuple[str, ...]:
     return tuple(m.key for m in bracket.matches if m.key in reached)
 
 
+def feed_lists(bracket: Bracket) -> dict[str, list[dict[str, Json]]]:
+    """Per match key, every slot its result fills, for a store that moves entries on one
+    result at a time without replaying the bracket.
+
+    Each item is ``{"outcome": "winner" | "loser", "match": key, "slot": 0 | 1}``; a slot of
+    a grand-final reset also says ``"reset": True`` (it is filled, but the reset is played
+    only if the match it resets says so), and the match a reset depends on has
+    ``{"outcome": "decides", "match": reset key, "slot": None}``.
+
+    >>> from tournaments.algorithms.elimination import double_elimination
+    >>> feeds = feed_lists(double_elimination([1, 2]))
+    >>> [(f["outcome"], f["match"], f["slot"]) for f in feeds["W1-1"]]
+    [('winner', 'GF1', 0), ('loser', 'GF1', 1), ('winner', 'GF2', 0), ('loser', 'GF2', 1)]
+    >>> feeds["GF1"]
+    [{'outcome': 'decides', 'match': 'GF2', 'slot': None}]
+    """
+    lists: dict[str, list[dict[str, Json]]] = {m.key: [] for m in bracket.matches}
+    for match in bracket.matches:
+        for slot, source in enumerate(match.slots):
+            if source.kind in ("winner", "loser"):
+                item: dict[str, Json] = {"outcome": source.kind, "match": match.key, "slot": slot}
+                if match.reset_of is not None:
+                    item["reset"] = True
+                lists[str(source.match)].append(item)
+        if match.reset_of is not None:
+            lists[match.reset_of].append({"outcome": "decides", "match": match.key, "slot": None})
+    return lists
+
+
 def change_result(
     bracket: Bracket,
     results: Mapping[str, int],

@@ -2,9 +2,12 @@
 
 Every write here locks the stage row first (``select_for_update``): a stage's matches depend
 on one another (a bracket), so changes to them are serialized per stage. The match result is
-derived from the scoring games linked to it; when it is decided the bracket is replayed with
-:func:`tournaments.algorithms.bracket.resolve`, so winners and losers move to the slots their
-match feeds, byes advance by themselves, and withdrawn entries forfeit as they come up.
+derived from the scoring games linked to it. When it is decided, its winner and loser move to
+the slots it feeds (written on each match when the stage started), byes pass their entry on
+and withdrawn entries forfeit as they come up: only the matches on that path are read and
+written (:func:`bracket_advance`), so a result costs the same in a bracket of 8 or of 2,048.
+A result changed after later matches drew on it (a correction, a reset a director confirmed)
+replays the whole bracket with :func:`tournaments.algorithms.bracket.resolve` instead.
 """
 
 from collections.abc import Iterable, Sequence
@@ -12,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Count, Q
+from django.db.models import Count, Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from play import services as play_services
@@ -168,6 +171,128 @@ def bracket_sync(stage: Stage) -> list[Match]:
     changed = [m for key, m in matches.items() if key in dirty]
     _save_results(changed)
     return changed
+
+
+def bracket_advance(stage: Stage, match: Match) -> list[Match]:
+    """Move the entries of ``match``, just decided, on to the matches it feeds (the stage is
+    locked), and on through what follows by itself: a bye passes its entry on, a reset is
+    played or not, a withdrawn entry forfeits as it comes up. Only those matches are read
+    and written (one query for each step of that chain, none for the rest of the bracket),
+    so a result costs the same in any size of bracket. A stage started without the feeds
+    written (before they were) is placed whole by :func:`bracket_sync`.
+
+    What it writes is what :func:`bracket_sync` would: the same entries, states and tables.
+    Returns the matches changed.
+    """
+    if match.feeds is None:
+        return bracket_sync(stage)
+    loaded: dict[str, Match] = {}
+    changed: dict[str, Match] = {}
+    decided = [match]
+    while decided:
+        wanted = {f["match"] for d in decided for f in d.feeds or ()} - loaded.keys()
+        if wanted:
+            loaded.update((m.key, m) for m in Match.objects.filter(stage=stage, key__in=wanted))
+        ready: dict[str, Match] = {}
+        passing: list[Match] = []
+        for source in decided:
+            for feed in source.feeds or ():
+                target = loaded[feed["match"]]
+                passed_before = _passes_on(target)
+                if not _advance_into(source, feed, target):
+                    continue
+                changed[target.key] = target
+                if target.state == State.READY:
+                    ready[target.key] = target
+                if _passes_on(target) and not passed_before:
+                    passing.append(target)
+        still_ready = [m for m in ready.values() if m.state == State.READY]
+        decided = passing + _forfeit_withdrawn(still_ready)
+    _tables_for(stage, [m for m in changed.values() if m.state == State.READY and not m.table])
+    result = sorted(changed.values(), key=lambda m: (m.round_id, m.number))
+    _save_results(result)
+    return result
+
+
+def _advance_into(source: Match, feed: dict[str, Any], target: Match) -> bool:
+    """Put what ``feed`` of ``source`` (decided, or a bye that passed its entry on) sends
+    into ``target``; whether ``target`` changed."""
+    before = (target.home_id, target.away_id, target.state, target.winner_id, target.bye)
+    if feed["outcome"] == "decides":  # a grand-final reset: played if the first was lost
+        target.home_id, target.away_id = source.home_id, source.away_id
+        if source.winner_id == source.home_id:
+            target.state, target.winner_id, target.bye = State.VOID, None, False
+        else:
+            target.state, target.winner_id, target.bye = State.READY, None, False
+    else:
+        if feed["outcome"] == "winner":
+            entry = source.winner_id
+        elif source.state == State.VOID:
+            entry = None
+        else:
+            entry = source.away_id if source.winner_id == source.home_id else source.home_id
+        if feed["slot"] == 0:
+            target.home_id = entry
+        else:
+            target.away_id = entry
+        if target.state == State.VOID:  # a bye: its one entry goes through
+            target.winner_id = target.home_id or target.away_id
+        elif not feed.get("reset"):
+            if target.home_id is None or target.away_id is None:
+                target.state, target.winner_id, target.bye = State.PENDING, None, False
+            elif target.state != State.IN_PROGRESS:
+                target.state, target.winner_id, target.bye = State.READY, None, False
+    return (target.home_id, target.away_id, target.state, target.winner_id, target.bye) != before
+
+
+def _passes_on(match: Match) -> bool:
+    """Whether ``match``, just changed, sends an entry on by itself: a bye with its entry."""
+    return match.state == State.VOID and match.bye and match.winner_id is not None
+
+
+def _forfeit_withdrawn(ready: Sequence[Match]) -> list[Match]:
+    """Forfeit the matches just ready that a withdrawn entry would play; returns them."""
+    if not ready:
+        return []
+    playing = {e for m in ready for e in (m.home_id, m.away_id)}
+    withdrawn = set(
+        Entry.objects.filter(pk__in=playing, status=Entry.Status.WITHDRAWN).values_list(
+            "pk", flat=True
+        )
+    )
+    forfeited = []
+    for match in ready:
+        quitter = next((e for e in (match.home_id, match.away_id) if e in withdrawn), None)
+        if quitter is not None:
+            other = match.away_id if quitter == match.home_id else match.home_id
+            _set_forfeit(match, winner_id=int(other))  # type: ignore[arg-type]
+            forfeited.append(match)
+    return forfeited
+
+
+def _tables_for(stage: Stage, waiting: Sequence[Match]) -> None:
+    """Give the matches just ready the lowest table numbers not in use, in playing order,
+    as :func:`bracket_place` does, reading only the tables next to those in use."""
+    if not waiting:
+        return
+    count = len(waiting)
+    in_use = Match.objects.filter(
+        stage=stage, state__in=[State.READY, State.IN_PROGRESS], table__isnull=False
+    )
+    # The lowest free numbers lie within ``count`` of 1 or of the first free number after
+    # a table in use.
+    starts = list(
+        in_use.annotate(free=F("table") + 1)
+        .exclude(Exists(in_use.filter(table=OuterRef("table") + 1)))
+        .order_by("free")
+        .values_list("free", flat=True)[:count]
+    )
+    candidates = {start + step for start in [1, *starts] for step in range(count)}
+    taken = set(in_use.filter(table__in=candidates).values_list("table", flat=True))
+    free = sorted(candidates - taken)[:count]
+    in_order = sorted(waiting, key=lambda m: (m.round_id, m.number))
+    for match, table in zip(in_order, free, strict=True):
+        match.table = table
 
 
 def _save_results(matches: Sequence[Match]) -> None:
@@ -364,11 +489,12 @@ def _refuse_reset_while_game_in_progress(match: Match, later: Sequence[Match]) -
 def _apply(stage: Stage, match: Match, outcome: MatchOutcome, *, confirm_reset: bool) -> Match:
     was_complete = match.state == State.COMPLETE
     old_winner = match.winner_id
-    if (
+    reopened = (
         stage.is_bracket
         and was_complete
         and (outcome.state != State.COMPLETE or outcome.winner_id != old_winner)
-    ):
+    )
+    if reopened:
         _reopen_dependents(stage, match, confirm_reset=confirm_reset)
     match.state = outcome.state
     match.winner_id = outcome.winner_id
@@ -379,8 +505,11 @@ def _apply(stage: Stage, match: Match, outcome: MatchOutcome, *, confirm_reset: 
     match.finished_at = timezone.now() if outcome.state == State.COMPLETE else None
     match.version += 1
     match.save(update_fields=[f.removesuffix("_id") for f in RESULT_FIELDS if f != "table"])
-    if stage.is_bracket:
+    if stage.is_bracket and reopened:
         bracket_sync(stage)
+    elif stage.is_bracket and outcome.state == State.COMPLETE and not was_complete:
+        bracket_advance(stage, match)
+    # else nothing moves: a match started, or the same winner with other totals
     standings_touch(stage_id=stage.pk)
     if (outcome.state == State.COMPLETE and not outcome.forfeit) or was_complete:
         # Rates a new result; a changed one is re-rated (the task compares with history).
@@ -790,6 +919,7 @@ def match_hold_clear(*, match_id: int, actor: Actor) -> Match:
 
 
 __all__ = [
+    "bracket_advance",
     "bracket_build",
     "bracket_of",
     "bracket_place",

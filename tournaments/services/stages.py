@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from tarabish_site import live
 from tarabish_site.api.errors import Conflict, NotFound
-from tournaments.algorithms.bracket import resolve
+from tournaments.algorithms.bracket import feed_lists, resolve
 from tournaments.algorithms.dutch import dutch_pair
 from tournaments.algorithms.elimination import final_placements
 from tournaments.algorithms.round_robin import round_robin_pools
@@ -401,6 +401,7 @@ def _start_bracket(stage: Stage, entrants: list[int]) -> None:
         ]
     )
     round_of = {(r.side, r.number): r for r in rounds}
+    feeds = feed_lists(bracket)
     matches = {
         m.key: _match(
             stage,
@@ -409,6 +410,7 @@ def _start_bracket(stage: Stage, entrants: list[int]) -> None:
             key=m.key,
             home_source={**m.slots[0].as_json(), "label": m.slots[0].label()},
             away_source={**m.slots[1].as_json(), "label": m.slots[1].label()},
+            feeds=feeds[m.key],
         )
         for m in bracket.matches
     }
