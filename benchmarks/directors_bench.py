@@ -6,7 +6,9 @@
 For each field size it prints:
 
 * a Swiss round: pairing round 4 of a simulated event by the Dutch system and by the
-  neighbours' pairing (no database), target under 2 s at 1,024 teams;
+  neighbours' pairing (no database), and by the Dutch system once more with its lowest 21
+  entries stuck in a group of their own where all have met (the path that repairs a round
+  the group-by-group pairing cannot finish), target under 2 s at 1,024 teams;
 * starting a double-elimination stage of that many teams (``stage_start``), target under 1 s
   of CPU at 2,048;
 * one match result (a first-round forfeit through ``match_forfeit``), averaged over ten, with
@@ -37,6 +39,9 @@ from tournament_bench import drop_database, setup_database
 
 DEFAULT_DB = "postgres://postgres@127.0.0.1:5432/tarabish_directors_bench"
 
+#: Entries of the corner a stuck Swiss round cannot pair by score groups.
+STUCK = 21
+
 
 def timed(action: Callable[[], Any]) -> tuple[Any, float, float]:
     """``action()``, with the CPU and wall seconds it took."""
@@ -52,7 +57,7 @@ def line(what: str, n: int, cpu: float, wall: float, extra: str = "") -> None:
 def swiss_round(n: int) -> None:
     from tournaments.algorithms.dutch import dutch_pair
     from tournaments.algorithms.standings import SWISS_TIEBREAKERS, MatchResult, standings
-    from tournaments.algorithms.swiss import swiss_pair, swiss_teams
+    from tournaments.algorithms.swiss import SwissTeam, swiss_pair, swiss_teams
 
     rng = random.Random(n)
     entries = list(range(1, n + 1))
@@ -66,11 +71,19 @@ def swiss_round(n: int) -> None:
         if paired.bye is not None:
             results.append(MatchResult(paired.bye, None, paired.bye))
     teams = swiss_teams(standings(entries, results, tiebreakers=SWISS_TIEBREAKERS))
-    for name, pair in (
-        ("Swiss round 4, Dutch", dutch_pair),
-        ("Swiss round 4, neighbours", swiss_pair),
+    # The same round stuck at the bottom: the lowest 21 entries (the most that can all have
+    # met one another in 20 rounds) in a score group of their own, every pair of them met.
+    low = {t.entry for t in teams[-STUCK:]}
+    stuck = (
+        *teams[:-STUCK],
+        *(SwissTeam(t.entry, -1, t.opponents | (low - {t.entry}), t.byes) for t in teams[-STUCK:]),
+    )
+    for name, pair, field in (
+        ("Swiss round 4, Dutch", dutch_pair, teams),
+        ("Swiss round 4, neighbours", swiss_pair, teams),
+        ("Swiss round 4, Dutch, stuck bottom", dutch_pair, stuck),
     ):
-        result, cpu, wall = timed(lambda pair=pair: pair(teams))  # type: ignore[misc]
+        result, cpu, wall = timed(lambda pair=pair, field=field: pair(field))  # type: ignore[misc]
         line(name, n, cpu, wall, f"floats {result.floats}, rematches {result.rematches}")
 
 

@@ -17,10 +17,17 @@ top down:
 4. If a group cannot be paired at all without a rematch, its lowest entries float down one
    by one until it can.
 
-No pairing repeats an earlier meeting. When the group-by-group procedure would leave the
-last entries with only rematches (a corner of a small field late in the event), the round is
-paired by :func:`~tournaments.algorithms.swiss.swiss_pair`'s exact matching instead, which
-keeps the rematch and bye guarantees and the fewest floats.
+No pairing repeats an earlier meeting. When the group-by-group procedure is stuck (a group
+that cannot pair however many entries float down, or last entries left with only rematches:
+a corner of a small field late in the event), that group and every group below it are paired
+together instead, as the handbook collapses the last brackets: the groups above keep their
+Dutch pairings, and the entries they float down with the collapsed groups are paired by
+:func:`~tournaments.algorithms.swiss.swiss_pair`'s exact matching (no rematch, fewest
+floats, then neighbours). The groups taken in start at the stuck one and about double until
+they pair, so a round costs what its stuck corner needs, not a matching of the whole field.
+Only when even the whole field cannot pair without a rematch is the round paired by
+:func:`~tournaments.algorithms.swiss.swiss_pair` alone, which may then move the bye and
+keeps the fewest rematches.
 
 >>> from tournaments.algorithms.swiss import SwissTeam
 >>> teams = [SwissTeam(n, 0) for n in range(1, 9)]
@@ -33,13 +40,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from tournaments.algorithms.common import AlgorithmError, Pairing
-from tournaments.algorithms.swiss import SwissRound, SwissTeam, swiss_check, swiss_pair
+from tournaments.algorithms.swiss import (
+    SwissRound,
+    SwissTeam,
+    swiss_check,
+    swiss_pair,
+    swiss_pair_rematch_free,
+)
 
 #: Steps of the search for a rearrangement of S2 in one group before floating an entry down.
 SEARCH_BUDGET = 20_000
 
 
-#: Entries of one group floated down, one by one, before the round is paired exactly instead.
+#: Entries of one group floated down, one by one, before the group counts as stuck.
 MAX_DROPPED = 6
 
 
@@ -56,10 +69,10 @@ def dutch_pair(teams: Sequence[SwissTeam]) -> SwissRound:
         fewest = min(t.byes for t in teams)
         bye = max(i for i, t in enumerate(teams) if t.byes == fewest)
     order = [i for i in range(n) if i != bye]
-    try:
-        boards = _pair_groups(teams, order)
-    except _Stuck:
+    paired = _pair_groups(teams, _score_groups(teams, order))
+    if paired is None:
         return swiss_pair(teams)
+    boards = paired
     boards.sort()
     group = _groups(teams)
     return SwissRound(
@@ -81,7 +94,8 @@ def _met(teams: Sequence[SwissTeam], i: int, j: int) -> bool:
     return b.entry in a.opponents or a.entry in b.opponents
 
 
-def _pair_groups(teams: Sequence[SwissTeam], order: list[int]) -> list[tuple[int, int]]:
+def _score_groups(teams: Sequence[SwissTeam], order: list[int]) -> list[list[int]]:
+    """``order`` (indices into ``teams``) cut into score groups, best first."""
     group = _groups(teams)
     groups: list[list[int]] = []
     for index in order:
@@ -89,15 +103,54 @@ def _pair_groups(teams: Sequence[SwissTeam], order: list[int]) -> list[tuple[int
             groups[-1].append(index)
         else:
             groups.append([index])
-    boards: list[tuple[int, int]] = []
+    return groups
+
+
+Board = tuple[int, int]
+
+
+def _pair_groups(teams: Sequence[SwissTeam], groups: list[list[int]]) -> list[Board] | None:
+    """Pair the score groups from the top down; where that is stuck, the lowest groups
+    collapsed (:func:`_pair_collapsed`). None if even the whole field needs a rematch."""
+    boards: list[Board] = []
     floaters: list[int] = []
+    # before each group reached: how many pairs the groups above made, who floated into it
+    before: list[tuple[int, list[int]]] = []
     for number, residents in enumerate(groups):
-        last = number == len(groups) - 1
-        pairs, floaters = _pair_bracket(teams, floaters, residents, last=last)
+        before.append((len(boards), floaters))
+        try:
+            last = number == len(groups) - 1
+            pairs, floaters = _pair_bracket(teams, floaters, residents, last=last)
+        except _Stuck:
+            return _pair_collapsed(teams, groups, boards, before)
         boards += pairs
-    if floaters:
-        raise _Stuck
     return boards
+
+
+def _pair_collapsed(
+    teams: Sequence[SwissTeam],
+    groups: list[list[int]],
+    boards: list[Board],
+    before: list[tuple[int, list[int]]],
+) -> list[Board] | None:
+    """Pair the round from the group the procedure is stuck in down, as one collapsed
+    group with the entries floated into it, exactly (no rematch, fewest floats, then
+    neighbours); while that needs a rematch, groups above are taken in too, about doubling
+    the entries each time, and lose their Dutch pairs. The pairs of the groups above the
+    collapsed ones stand as the procedure made them."""
+    cut = len(before) - 1  # the group that is stuck
+    while True:
+        made, floaters = before[cut]
+        members = sorted([*floaters, *(i for group in groups[cut:] for i in group)])
+        found = swiss_pair_rematch_free([teams[i] for i in members])
+        if found is not None:
+            return boards[:made] + [(members[a], members[b]) for a, b in found]
+        if cut == 0:
+            return None
+        size, wanted = len(members), 2 * len(members)
+        while cut > 0 and size < wanted:
+            cut -= 1
+            size += len(groups[cut])
 
 
 def _pair_bracket(

@@ -175,6 +175,23 @@ def swiss_pair(
     )
 
 
+def swiss_pair_rematch_free(
+    teams: Sequence[SwissTeam], *, window: int = DEFAULT_WINDOW, block_size: int = DEFAULT_BLOCK
+) -> list[tuple[int, int]] | None:
+    """Pair an even number of entries (standings order) as :func:`swiss_pair` does when no
+    rematch is needed: fewest floats, then neighbours; as pairs of indices into ``teams``.
+    None if every pairing repeats a meeting (the exact matching of rematches, costly on a
+    big field, is not tried)."""
+    if len(teams) % 2:
+        raise AlgorithmError("An even number of entries is paired.", field="teams", code="odd")
+    pairer = _Pairer(teams, window)
+    if len(teams) >= 2 * block_size:
+        boards, _ = pairer.blocked(block_size)
+        if boards is not None:
+            return boards
+    return pairer._widening(list(range(len(teams))), False, False)
+
+
 class _Pairer:
     """The matching problem of one round; nodes are indices into the standings order."""
 

@@ -160,3 +160,44 @@ def test_big_fields_pair_in_well_under_two_seconds(n: int) -> None:
             results.append(MatchResult(p.home, p.away, winner, home_games=2 * (winner == p.home)))
         if result.bye is not None:
             results.append(MatchResult(result.bye, None, result.bye))
+
+
+#: The most entries that can all have met one another in a stage (20 rounds at most).
+CLIQUE = 21
+
+
+def stuck_at_the_bottom(n: int) -> tuple[list[SwissTeam], list[SwissTeam]]:
+    """Round 5 of an ``n``-entry event whose lowest ``CLIQUE`` entries sit in a score group
+    of their own where every one has met every other (the group-by-group pairing is stuck
+    there), and the same round without those meetings."""
+    entries = list(range(1, n + 1))
+    rng = random.Random(n)
+    results: list[MatchResult] = []
+    for _ in range(4):
+        teams = list(swiss_teams(standings(entries, results, tiebreakers=SWISS_TIEBREAKERS)))
+        for p in dutch_pair(teams).pairings:
+            winner = p.home if rng.random() < 0.6 else p.away
+            results.append(MatchResult(p.home, p.away, winner, home_games=2 * (winner == p.home)))
+    free = list(swiss_teams(standings(entries, results, tiebreakers=SWISS_TIEBREAKERS)))
+    free[-CLIQUE:] = [SwissTeam(t.entry, -1, t.opponents, t.byes) for t in free[-CLIQUE:]]
+    clique = {t.entry for t in free[-CLIQUE:]}
+    stuck = free[:-CLIQUE] + [
+        SwissTeam(t.entry, t.score, t.opponents | (clique - {t.entry}), t.byes)
+        for t in free[-CLIQUE:]
+    ]
+    return stuck, free
+
+
+@pytest.mark.parametrize("n", [512, 1024])
+def test_a_round_stuck_at_the_bottom_is_repaired_there_in_well_under_two_seconds(n: int) -> None:
+    stuck, free = stuck_at_the_bottom(n)
+    started = time.process_time()
+    result = dutch_pair(stuck)
+    assert time.process_time() - started < 2.0
+    check_round(stuck, result)
+    assert result.rematches == 0
+    # every entry of the corner floats up and out of it; the groups above keep their pairs
+    assert result.floats <= CLIQUE + 2 * (dutch_pair(free).floats + 1)
+    top = {t.entry for t in stuck[: n // 2]}
+    kept = {p.entries() for p in dutch_pair(free).pairings if p.home in top}
+    assert kept <= {p.entries() for p in result.pairings}
