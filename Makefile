@@ -16,7 +16,7 @@ SERVICES_ENV := TARABISH_TEST_SERVICES=1 DATABASE_URL=$(PG_URL) \
 	CELERY_TASK_DEFAULT_QUEUE=tarabish-test-$(shell date +%s)-$$$$ \
 	CHANNEL_LAYER_PREFIX=tarabish-test-$(shell date +%s)-$$$$
 
-.PHONY: venv run demo test test-js test-services check contract format lock screenshots clean
+.PHONY: venv run demo test test-js test-services check contract format lock messages screenshots clean
 
 venv: $(STAMP)
 
@@ -58,6 +58,12 @@ check: venv
 	$(BIN)/mypy .
 	$(BIN)/lint-imports
 	for module in $(JS_MODULES) $(wildcard $(JS_TESTS)/*.js); do node --check $$module || exit 1; done
+	$(BIN)/python tools/i18n.py check
+
+# The translation catalogues: every marked string extracted into locale/*/LC_MESSAGES/django.po,
+# then compiled to the committed .mo files (tools/i18n.py; make check fails when they lag).
+messages: venv
+	$(BIN)/python tools/i18n.py messages
 
 # The API as stock tools see it: the schema validated, a client generated from it playing a
 # game and a tournament match, schemathesis over every operation (tools/api_contract.py).

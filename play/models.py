@@ -14,6 +14,7 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import Ruleset
 from scoring.models import SEAT_CHOICES, Game, Hand, Player
@@ -27,11 +28,11 @@ class Table(models.Model):
     """A virtual table of four seats, public (listed in the lobby) or private (invite link)."""
 
     class Phase(models.TextChoices):
-        SEATING = "seating", "Waiting for players"
-        CUTTING = "cutting", "Cutting the deck"
-        PLAYING = "playing", "Playing a hand"
-        HAND_OVER = "hand_over", "Hand over"
-        GAME_OVER = "game_over", "Game over"
+        SEATING = "seating", _("Waiting for players")
+        CUTTING = "cutting", _("Cutting the deck")
+        PLAYING = "playing", _("Playing a hand")
+        HAND_OVER = "hand_over", _("Hand over")
+        GAME_OVER = "game_over", _("Game over")
 
     name = models.CharField(max_length=60)
     ruleset = models.JSONField(default=dict)

@@ -22,6 +22,7 @@ from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Greatest, Least
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import Outcome, Ruleset
 
@@ -29,7 +30,7 @@ from scoring.engine import Outcome, Ruleset
 _SEAT = re.compile(r"\bseat ([0-3])\b")
 
 SEAT_CHOICES = [(0, "Seat 0"), (1, "Seat 1"), (2, "Seat 2"), (3, "Seat 3")]
-TRUMP_CHOICES = [("C", "Clubs"), ("D", "Diamonds"), ("H", "Hearts"), ("S", "Spades")]
+TRUMP_CHOICES = [("C", _("Clubs")), ("D", _("Diamonds")), ("H", _("Hearts")), ("S", _("Spades"))]
 CUSTOM_RULESET = "custom"
 
 
@@ -41,8 +42,8 @@ def _seat_q(name: str, *, nullable: bool) -> Q:
 class Side(models.TextChoices):
     """One of the two teams at a table."""
 
-    TEAM_A = "team_a", "Team A (seats 0 and 2)"
-    TEAM_B = "team_b", "Team B (seats 1 and 3)"
+    TEAM_A = "team_a", _("Team A (seats 0 and 2)")
+    TEAM_B = "team_b", _("Team B (seats 1 and 3)")
 
 
 class Player(models.Model):
@@ -117,15 +118,15 @@ class Game(models.Model):
     """Two teams at a table, playing to the ruleset's target."""
 
     class Status(models.TextChoices):
-        IN_PROGRESS = "in_progress", "In progress"
-        FINISHED = "finished", "Finished"
-        ABANDONED = "abandoned", "Ended early"
+        IN_PROGRESS = "in_progress", _("In progress")
+        FINISHED = "finished", _("Finished")
+        ABANDONED = "abandoned", _("Ended early")
 
     class FirstDealerMethod(models.TextChoices):
-        NOT_YET = "", "Not chosen yet"
-        ENTERED = "entered", "Entered at the table"
-        FLIP_FOR_JACKS = "flip_for_jacks", "Flip for jacks"
-        HIGH_CARD = "high_card", "High card"
+        NOT_YET = "", _("Not chosen yet")
+        ENTERED = "entered", _("Entered at the table")
+        FLIP_FOR_JACKS = "flip_for_jacks", _("Flip for jacks")
+        HIGH_CARD = "high_card", _("High card")
 
     team_a = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="games_as_a")
     team_b = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="games_as_b")
@@ -270,8 +271,8 @@ class Hand(models.Model):
     """One hand of a game: the entry as entered, and the engine's result beside it."""
 
     class EntryKind(models.TextChoices):
-        SUMMARY = "summary", "Score-sheet summary"
-        TRICKS = "tricks", "Full trick record"
+        SUMMARY = "summary", _("Score-sheet summary")
+        TRICKS = "tricks", _("Full trick record")
 
     OUTCOME_CHOICES = [(o.value, o.label) for o in Outcome]
 
@@ -382,10 +383,10 @@ class HandRevision(models.Model):
     version is stored here only once the hand changes; until then the hand itself holds it."""
 
     class Action(models.TextChoices):
-        RECORDED = "recorded", "Recorded"
-        CORRECTED = "corrected", "Corrected"
-        UNDONE = "undone", "Undone"
-        DISPUTE = "dispute", "Misplay dispute decided"
+        RECORDED = "recorded", _("Recorded")
+        CORRECTED = "corrected", _("Corrected")
+        UNDONE = "undone", _("Undone")
+        DISPUTE = "dispute", _("Misplay dispute decided")
 
     # No index of its own: the unique (hand, version) index starts with the hand, and one index
     # fewer is written with every hand entered.
@@ -429,15 +430,15 @@ class MisplayDispute(models.Model):
     """
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Waiting for the engine"
-        PROVEN = "proven", "Misplay proven"
-        NOT_PROVEN = "not_proven", "Misplay not proven"
-        RECORD_REJECTED = "record_rejected", "Record rejected"
+        PENDING = "pending", _("Waiting for the engine")
+        PROVEN = "proven", _("Misplay proven")
+        NOT_PROVEN = "not_proven", _("Misplay not proven")
+        RECORD_REJECTED = "record_rejected", _("Record rejected")
 
     class Ruling(models.TextChoices):
-        NONE = "none", "No ruling"
-        UPHELD = "upheld", "Upheld"
-        OVERRULED = "overruled", "Overruled"
+        NONE = "none", _("No ruling")
+        UPHELD = "upheld", _("Upheld")
+        OVERRULED = "overruled", _("Overruled")
 
     hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="disputes")
     called_by = models.PositiveSmallIntegerField(choices=SEAT_CHOICES)

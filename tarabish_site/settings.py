@@ -278,11 +278,18 @@ LOGIN_REDIRECT_URL = "home"
 LOGOUT_REDIRECT_URL = "home"
 
 LANGUAGE_CODE = "en"
-# Text is marked for translation, but only English is written yet: a language is listed here
-# once its catalogue is in LOCALE_PATHS, or a browser asking for it gets pages that say they
-# are in that language and mix it (Django's own messages, dates) with English.
-LANGUAGES = [("en", "English")]
+# English and Canadian French (Cheticamp, Isle Madame). A visitor's language is the one they
+# chose with the switch at the foot of every page (remembered in the language cookie), else the
+# first of their browser's Accept-Language that is listed here (any French is "fr-ca"), else
+# English. A language is listed only once its catalogue in LOCALE_PATHS is complete, which
+# `make check` verifies (tools/i18n_check.py); Django's own messages and dates in French come
+# from its "fr" catalogue, which "fr-ca" falls back to.
+# Each named in its own language, as the switch shows it.
+LANGUAGES = [("en", "English"), ("fr-ca", "Français")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# The choice outlives the browser session: a phone at the table stays in French all season.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 60 * 60
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = env.str("TIME_ZONE", default="America/Halifax")
 USE_I18N = True
 USE_TZ = True
@@ -411,6 +418,7 @@ SPECTACULAR_SETTINGS = {
 if PRODUCTION:
     SESSION_COOKIE_SECURE = True
     CSRF_COOKIE_SECURE = True
+    LANGUAGE_COOKIE_SECURE = True
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = env.bool("DJANGO_SECURE_SSL_REDIRECT", default=True)
     # Health checks ask gunicorn itself, over plain HTTP: answered, not sent to https://.

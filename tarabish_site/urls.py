@@ -58,6 +58,8 @@ urlpatterns = [
     path("metrics", metrics_view, name="metrics"),
     path("accounts/sign-in/", SignInView.as_view(), name="login"),
     path("accounts/sign-out/", LogoutView.as_view(), name="logout"),  # a POST, from every header
+    # The language switch at the foot of every page posts here (Django's set_language).
+    path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),

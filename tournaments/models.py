@@ -10,6 +10,7 @@ are derived from match results by a Celery task.
 from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.algorithms.standings import DEFAULT_TIEBREAKERS, SWISS_TIEBREAKERS
 
@@ -25,15 +26,15 @@ QUALIFIERS_PER_POOL_MAX = 2**15 - 1
 
 class Tournament(models.Model):
     class Status(models.TextChoices):
-        DRAFT = "draft", "Draft"
-        REGISTRATION = "registration", "Registration open"
-        CHECK_IN = "check_in", "Check-in"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        DRAFT = "draft", _("Draft")
+        REGISTRATION = "registration", _("Registration open")
+        CHECK_IN = "check_in", _("Check-in")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
 
     class MatchFormat(models.TextChoices):
-        BEST_OF = "best_of", "Best of N games"
-        FIXED = "fixed", "Fixed number of games, total points"
+        BEST_OF = "best_of", _("Best of N games")
+        FIXED = "fixed", _("Fixed number of games, total points")
 
     name = models.CharField(max_length=200)
     slug = models.SlugField(max_length=80, unique=True)
@@ -116,9 +117,9 @@ class Entry(models.Model):
     """A team of two registered in a tournament."""
 
     class Status(models.TextChoices):
-        ACTIVE = "active", "Active"
-        INACTIVE = "inactive", "Inactive (did not check in)"
-        WITHDRAWN = "withdrawn", "Withdrawn"
+        ACTIVE = "active", _("Active")
+        INACTIVE = "inactive", _("Inactive (did not check in)")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     team = models.ForeignKey("scoring.Team", on_delete=models.PROTECT, related_name="entries")
@@ -164,24 +165,27 @@ class Entry(models.Model):
 
 class Stage(models.Model):
     class Kind(models.TextChoices):
-        ROUND_ROBIN = "round_robin", "Round robin"
-        SWISS = "swiss", "Swiss"
-        SINGLE_ELIM = "single_elim", "Single elimination"
-        DOUBLE_ELIM = "double_elim", "Double elimination"
+        ROUND_ROBIN = "round_robin", _("Round robin")
+        SWISS = "swiss", _("Swiss")
+        SINGLE_ELIM = "single_elim", _("Single elimination")
+        DOUBLE_ELIM = "double_elim", _("Double elimination")
 
     class Status(models.TextChoices):
-        PENDING = "pending", "Not started"
-        RUNNING = "running", "Running"
-        FINISHED = "finished", "Finished"
+        PENDING = "pending", _("Not started")
+        RUNNING = "running", _("Running")
+        FINISHED = "finished", _("Finished")
 
     class SwissPairing(models.TextChoices):
-        DUTCH = "dutch", "Dutch system: top half of each score group against its bottom half"
-        NEIGHBOURS = "neighbours", "Neighbours in the standings: 1 v 2, 3 v 4 in each score group"
+        DUTCH = "dutch", _("Dutch system: top half of each score group against its bottom half")
+        NEIGHBOURS = (
+            "neighbours",
+            _("Neighbours in the standings: 1 v 2, 3 v 4 in each score group"),
+        )
 
     class GrandFinal(models.TextChoices):
-        RESET = "reset", "Reset if needed"
-        SINGLE = "single", "Single match"
-        NONE = "none", "None"
+        RESET = "reset", _("Reset if needed")
+        SINGLE = "single", _("Single match")
+        NONE = "none", _("None")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
     order = models.PositiveSmallIntegerField()
@@ -343,10 +347,10 @@ class StageEntry(models.Model):
 
 class Round(models.Model):
     class Side(models.TextChoices):
-        MAIN = "main", "Main"
-        WINNERS = "winners", "Winners bracket"
-        LOSERS = "losers", "Losers bracket"
-        FINAL = "final", "Finals"
+        MAIN = "main", _("Main")
+        WINNERS = "winners", _("Winners bracket")
+        LOSERS = "losers", _("Losers bracket")
+        FINAL = "final", _("Finals")
 
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
     side = models.CharField(max_length=8, choices=Side.choices, default=Side.MAIN)
@@ -371,11 +375,11 @@ class Round(models.Model):
 
 class Match(models.Model):
     class State(models.TextChoices):
-        PENDING = "pending", "Pending"
-        READY = "ready", "Ready"
-        IN_PROGRESS = "in_progress", "In progress"
-        COMPLETE = "complete", "Complete"
-        VOID = "void", "Not played"
+        PENDING = "pending", _("Pending")
+        READY = "ready", _("Ready")
+        IN_PROGRESS = "in_progress", _("In progress")
+        COMPLETE = "complete", _("Complete")
+        VOID = "void", _("Not played")
 
     stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="matches")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
@@ -628,8 +632,8 @@ class TournamentEvent(models.Model):
     why (a reopening always says why)."""
 
     class Kind(models.TextChoices):
-        FINISHED = "finished", "Finished"
-        REOPENED = "reopened", "Reopened"
+        FINISHED = "finished", _("Finished")
+        REOPENED = "reopened", _("Reopened")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
     kind = models.CharField(max_length=10, choices=Kind.choices)

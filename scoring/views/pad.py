@@ -86,6 +86,8 @@ def pad_config(request: HttpRequest, game: Game) -> dict[str, Any]:
             "edit": _("Put back in the form"),
             "waiting": _("%(count)s hand(s) not yet sent"),
             "wins": _("%(team)s wins the game"),
+            "countRange": _("card points %(points)s are impossible: a team takes 0 to %(total)s"),
+            "countOne": _("card points %(points)s are impossible: no card is worth 1"),
         },
     }
 

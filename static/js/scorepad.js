@@ -7,7 +7,7 @@
 // errors, queue (the hands on this phone), sheet (the live sheet), preview, refused.
 import { edited } from "./forms.js";
 import {
-  config, conflictNote, form, formEntry, names, outbox, preview, state, value,
+  config, conflictNote, form, formEntry, names, outbox, preview, state, value, words,
 } from "./pad/context.js";
 import { countProblem, describe } from "./pad/entry.js";
 import { alreadyEntered, clearErrors, showErrors } from "./pad/errors.js";
@@ -93,7 +93,7 @@ if (form) {
       showErrors({ fields: { caller: [required] } }, { focus: true });
       return;
     }
-    const problem = countProblem(value);
+    const problem = countProblem(value, words);
     if (problem) {
       showErrors({ fields: { card_points: [problem] } }, { focus: true });
       preview.hidden = false;

@@ -66,6 +66,18 @@ describe("the count", () => {
     assert.match(countProblem(form({ caller: "0", trump: "H", count: "2.5" })), /impossible/);
   });
 
+  test("said in the page's words when it gives them", () => {
+    const words = {
+      countRange: "%(points)s points de cartes, c'est impossible : une équipe en fait de 0 à %(total)s",
+      countOne: "%(points)s points de cartes, c'est impossible : aucune carte ne vaut 1",
+    };
+    assert.equal(
+      countProblem(form({ caller: "0", trump: "none", count: "131" }), words),
+      "131 points de cartes, c'est impossible : une équipe en fait de 0 à 130",
+    );
+    assert.match(countProblem(form({ caller: "0", trump: "H", count: "161" }), words), /aucune carte/);
+  });
+
   test("not judged with no caller or a misplay", () => {
     assert.equal(countProblem(form({ caller: "void", count: "500" })), null);
     assert.equal(countProblem(form({ caller: "0", trump: "H", count: "500", misplay_by: "1" })), null);

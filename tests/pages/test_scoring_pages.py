@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.urls import reverse
+from django.utils import translation
 from django.utils.html import escape
 
 from scoring import services
@@ -343,15 +344,16 @@ def test_live_fragment_is_empty_when_nothing_changed(client, game):
     assert response["X-Game-Version"] == str(game.version)
 
 
-def test_a_browser_asking_for_french_gets_the_pages_in_english_throughout(client, keeper):
-    # No French catalogue is written yet: a page must not say it is French while its own text
-    # is English and only Django's messages are French.
+def test_a_browser_asking_for_french_gets_the_pages_in_french_throughout(client, keeper):
+    # The page says it is French, and its own text and Django's messages both are.
     client.force_login(keeper)
     response = client.post(reverse("scoring:game-new"), {}, HTTP_ACCEPT_LANGUAGE="fr")
     text = response.content.decode()
-    assert '<html lang="en">' in text
-    assert "This field is required." in text
-    assert "Ce champ est obligatoire." not in text
+    assert '<html lang="fr-ca">' in text
+    assert "Ce champ est obligatoire." in text
+    assert "This field is required." not in text
+    assert "Nouvelle partie" in text
+    translation.deactivate()
 
 
 def test_a_refusal_of_the_runs_is_shown_beside_the_runs(client, keeper, game):

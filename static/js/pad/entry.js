@@ -50,18 +50,24 @@ export function complete(value) {
 }
 
 // The count's plain arithmetic, in the engine's words (scoring/engine/scoring.py): caught as
-// typed, signal or not. Everything else is the server's to judge.
-export function countProblem(value) {
+// typed, signal or not. Everything else is the server's to judge. ``words`` holds the page's
+// wording in its language (countRange, countOne, with %(points)s and %(total)s), else English.
+const COUNT_WORDS = {
+  countRange: "card points %(points)s are impossible: a team takes 0 to %(total)s",
+  countOne: "card points %(points)s are impossible: no card is worth 1",
+};
+
+export function countProblem(value, words = {}) {
   const points = value("count");
   if (points === "" || value("caller") === "" || value("caller") === "void" || value("misplay_by") !== "") {
     return null;
   }
   const total = value("trump") === "none" ? 130 : 162;
   const n = Number(points);
-  if (!Number.isInteger(n) || n < 0 || n > total) {
-    return `card points ${n} are impossible: a team takes 0 to ${total}`;
-  }
-  if (n === 1 || n === total - 1) return `card points ${n} are impossible: no card is worth 1`;
+  const said = (key) => (words[key] || COUNT_WORDS[key])
+    .replace("%(points)s", String(n)).replace("%(total)s", String(total));
+  if (!Number.isInteger(n) || n < 0 || n > total) return said("countRange");
+  if (n === 1 || n === total - 1) return said("countOne");
   return null;
 }
 

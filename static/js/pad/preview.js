@@ -58,7 +58,7 @@ export async function runPreview({ again = true } = {}) {
   await renderOutbox();
   if (seq !== state.previewSeq) return;
   preview.hidden = false;
-  const problem = countProblem(value);
+  const problem = countProblem(value, words);
   if (problem) {
     showErrors({ fields: { card_points: [problem] } });
     preview.className = "preview error";

@@ -1,0 +1,102 @@
+# mypy: disable-error-code="arg-type,no-untyped-call,misc,attr-defined"
+"""French (fr-CA): the pages and the score-pad's words in the visitor's language, chosen with
+the switch or by the browser's Accept-Language."""
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from tests.scoring.factories import GameFactory, UserFactory
+from tests.tournaments.factories import add_stage, tournament_ready
+from tournaments.services import stage_start
+
+pytestmark = pytest.mark.django_db
+
+FRENCH = {"HTTP_ACCEPT_LANGUAGE": "fr-CA,fr;q=0.9,en;q=0.5"}
+
+
+@pytest.fixture(autouse=True)
+def _english_after() -> Iterator[None]:
+    """A request activates its language in the thread that served it and leaves it there:
+    the tests after these go on in English."""
+    yield
+    translation.deactivate()
+
+
+def _page(response: Any) -> str:
+    assert response.status_code == 200
+    return str(response.content.decode())
+
+
+@pytest.mark.parametrize("accept", ["fr-CA,fr;q=0.9", "fr", "fr-FR", "fr-ca"])
+def test_a_browser_asking_for_any_french_gets_canadian_french(client: Client, accept: str) -> None:
+    response = client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE=accept)
+    page = _page(response)
+    assert '<html lang="fr-ca">' in page
+    assert ">Tournois</a>" in page
+    assert "Pointez chaque main à la table" in page
+    assert "Accept-Language" in response["Vary"]
+
+
+def test_english_stays_the_default(client: Client) -> None:
+    page = _page(client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="de,es;q=0.8"))
+    assert '<html lang="en">' in page
+    assert ">Tournaments</a>" in page
+
+
+def test_the_switch_is_a_form_that_works_without_script_and_is_remembered(client: Client) -> None:
+    page = _page(client.get(reverse("home"), HTTP_ACCEPT_LANGUAGE="en"))
+    # One button a language, each named in its own language; the current one is marked.
+    assert 'action="/i18n/setlang/"' in page
+    assert 'value="fr-ca" lang="fr-ca">Français</button>' in page
+    assert 'value="en" lang="en" aria-current="true" disabled>English</button>' in page
+
+    answer = client.post(
+        reverse("set_language"),
+        {"language": "fr-ca", "next": reverse("tournaments:tournament-list")},
+    )
+    assert answer.status_code == 302
+    assert answer["Location"] == reverse("tournaments:tournament-list")
+    cookie = answer.cookies[settings.LANGUAGE_COOKIE_NAME]
+    assert cookie.value == "fr-ca"
+    assert int(cookie["max-age"]) >= 300 * 24 * 3600  # outlives the browser session
+
+    # The choice wins over the browser's language, on every page.
+    page = _page(client.get(reverse("tournaments:tournament-list"), HTTP_ACCEPT_LANGUAGE="en"))
+    assert '<html lang="fr-ca">' in page
+    assert "Préparer un tournoi" in page or "Pas encore de tournois." in page
+    assert 'value="fr-ca" lang="fr-ca" aria-current="true" disabled>Français</button>' in page
+
+    client.post(reverse("set_language"), {"language": "en", "next": "/"})
+    assert ">Tournaments</a>" in _page(client.get(reverse("home"), **FRENCH))
+
+
+def test_the_score_pad_and_its_script_words_are_in_french(client: Client) -> None:
+    keeper = UserFactory()
+    game = GameFactory(scorekeepers=[keeper])
+    client.force_login(keeper)
+    response = client.get(reverse("scoring:game-pad", args=[game.pk]), **FRENCH)
+    page = _page(response)
+    assert '<html lang="fr-ca">' in page
+    assert "Atout" in page
+    words = response.context["config"]["words"]
+    assert words["notSent"] == "Pas encore envoyée"
+    assert words["countOne"].endswith("aucune carte ne vaut 1")
+    assert "%(points)s" in words["countRange"]  # filled in by the script
+    assert response.context["config"]["outcomes"]["bait"] == "Bête"
+
+
+def test_a_tournament_page_is_in_french(client: Client) -> None:
+    tournament = tournament_ready(4, slug="cheticamp")
+    stage = add_stage(tournament, "round_robin")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    page = _page(client.get(reverse("tournaments:tournament-detail", args=["cheticamp"]), **FRENCH))
+    assert ">Phases</h2>" in page
+    assert "Grand écran" in page
+    assert '<span class="status running">En cours</span>' in page
+    assert "Toutes rondes" in page  # the stage's kind, a model's choice label
