@@ -9,6 +9,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.common import CommonMiddleware
 from django.urls import Resolver404, resolve
+from django.utils.translation import get_language
 from django.views.decorators.csrf import csrf_exempt
 from django.views.defaults import bad_request, page_not_found, permission_denied, server_error
 from rest_framework import exceptions as drf_exceptions
@@ -17,12 +18,28 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from scoring.engine.errors import EngineError
 from tarabish_site.api.errors import ApplicationError
+from tarabish_site.api.messages import CODE_MESSAGES
 
 
 def error_body(
-    message: str, code: str, fields: dict[str, list[str]] | None = None
+    message: str,
+    code: str,
+    fields: dict[str, list[str]] | None = None,
+    *,
+    in_code_words: bool = True,
 ) -> dict[str, Any]:
+    """The one error shape. ``message`` and ``fields`` are worded in English with the
+    particulars; in any other language of the request they are the code's wording
+    (``CODE_MESSAGES``), translated, and the code stays as it is. ``in_code_words=False`` keeps
+    reasons that come translated already (DRF's own validation messages)."""
+    if in_code_words and code in CODE_MESSAGES and not _in_english():
+        message = str(CODE_MESSAGES[code])
+        fields = {name: [message] for name in fields or {}}
     return {"message": message, "code": code, "fields": fields or {}}
+
+
+def _in_english() -> bool:
+    return (get_language() or settings.LANGUAGE_CODE).split("-")[0] == "en"
 
 
 def flatten_errors(detail: Any, prefix: str = "") -> dict[str, list[str]]:
@@ -93,7 +110,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
         return response
     if isinstance(exc, drf_exceptions.ValidationError):
         fields = flatten_errors(exc.detail)
-        response.data = error_body(_summary(fields), "invalid", fields)
+        response.data = error_body(_summary(fields), "invalid", fields, in_code_words=False)
     else:
         codes = exc.get_codes()
         code = codes if isinstance(codes, str) else "error"

@@ -1,8 +1,11 @@
 # mypy: disable-error-code="arg-type,no-untyped-call,misc,attr-defined"
-"""French (fr-CA): the pages and the score-pad's words in the visitor's language, chosen with
-the switch or by the browser's Accept-Language."""
+"""French (fr-CA): the pages, the score-pad's words and the API's errors in the visitor's
+language, chosen with the switch or by the browser's Accept-Language."""
 
+import re
+import subprocess
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +14,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from tarabish_site.api.messages import CODE_MESSAGES
+from tests.scoring.api.conftest import client_for
 from tests.scoring.factories import GameFactory, UserFactory
 from tests.tournaments.factories import add_stage, tournament_ready
 from tournaments.services import stage_start
@@ -100,3 +105,66 @@ def test_a_tournament_page_is_in_french(client: Client) -> None:
     assert "Grand écran" in page
     assert '<span class="status running">En cours</span>' in page
     assert "Toutes rondes" in page  # the stage's kind, a model's choice label
+
+
+def test_an_api_error_is_in_french_with_its_code_unchanged() -> None:
+    keeper = UserFactory()
+    game = GameFactory(scorekeepers=[keeper])
+    api = client_for(keeper)
+    entry = {
+        "entry_kind": "summary",
+        "number": 1,
+        "caller": 0,
+        "trump": "S",
+        "card_points": {"team": "team_a", "points": 161},
+    }
+    english = api.post(f"/api/v1/games/{game.pk}/hands/", entry, format="json")
+    french = api.post(f"/api/v1/games/{game.pk}/hands/", entry, format="json", **FRENCH)
+    assert english.status_code == french.status_code == 400
+    assert english.json()["code"] == french.json()["code"] == "card_points_impossible"
+    assert "impossible" in english.json()["message"]
+    body = french.json()
+    assert body["message"] == "Ces points de cartes sont impossibles."
+    # the fields named are the same; the reason next to each is in French
+    assert set(body["fields"]) == set(english.json()["fields"])
+    assert all(reasons == [body["message"]] for reasons in body["fields"].values())
+
+
+def test_the_api_s_own_answers_are_in_french(client: Client) -> None:
+    missing = client.get("/api/v1/games/999999/", **FRENCH)
+    assert missing.status_code == 404
+    assert missing.json() == {
+        "message": "Il n'y a rien à cette adresse.",
+        "code": "not_found",
+        "fields": {},
+    }
+    nowhere = client.get("/api/v1/no-such-thing/", **FRENCH)
+    assert nowhere.json()["message"] == "Il n'y a rien à cette adresse."
+    # DRF's own messages come from its French catalogue
+    unauthenticated = client.post("/api/v1/games/", {}, **FRENCH)
+    assert unauthenticated.status_code in {401, 403}
+    assert "authentification" in unauthenticated.json()["message"].lower()
+
+
+def test_every_error_code_the_code_raises_has_a_wording() -> None:
+    """A new code without a wording would leave its message in English for French clients."""
+    root = Path(settings.BASE_DIR)
+    source = subprocess.run(
+        [
+            "/usr/bin/grep",
+            "-rhoE",
+            r'(code="|default_code = ")[a-z_]+"',
+            "--include=*.py",
+            "scoring",
+            "tournaments",
+            "tarabish_site",
+            "play",
+        ],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    raised = set(re.findall(r'"([a-z_]+)"', source))
+    assert len(raised) > 100
+    assert raised - set(CODE_MESSAGES) == set()
