@@ -87,6 +87,7 @@ INSTALLED_APPS = [
     "scoring",
     "tournaments",
     "play",
+    "webhooks",
 ]
 
 MIDDLEWARE = [
@@ -259,6 +260,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "tournaments.tasks.ratings_repair",
         "schedule": 300.0,
     },
+    # Webhook deliveries due: a task never sent (the broker was out of reach) or a retry whose
+    # backoff has run.
+    "webhooks-deliveries-send-due": {
+        "task": "webhooks.tasks.deliveries_send_due",
+        "schedule": 15.0,
+    },
     "idempotency-records-expire": {
         "task": "tarabish_site.core.tasks.idempotency_records_expire_task",
         "schedule": 3600.0,
@@ -376,6 +383,19 @@ CORS_PREFLIGHT_MAX_AGE = 3600
 
 # How long a response stays stored for its Idempotency-Key (tarabish_site.api.idempotency).
 IDEMPOTENCY_KEY_TTL_HOURS = env.int("IDEMPOTENCY_KEY_TTL_HOURS", default=48)
+
+# Outbound webhooks (webhooks/): networks a webhook URL may resolve into although they are not
+# public (loopback, private, link-local are refused otherwise); outside production, loopback,
+# so a receiver on the same machine works in development and tests.
+WEBHOOK_ALLOWED_NETWORKS = env.list(
+    "WEBHOOK_ALLOWED_NETWORKS", default=[] if PRODUCTION else ["127.0.0.0/8", "::1/128"]
+)
+WEBHOOK_CONNECT_TIMEOUT = env.float("WEBHOOK_CONNECT_TIMEOUT", default=3.0)
+WEBHOOK_READ_TIMEOUT = env.float("WEBHOOK_READ_TIMEOUT", default=5.0)
+WEBHOOK_BACKOFF_BASE = env.float("WEBHOOK_BACKOFF_BASE", default=30.0)
+WEBHOOK_BACKOFF_MAX = env.float("WEBHOOK_BACKOFF_MAX", default=3600.0)
+WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=8)
+WEBHOOK_DISABLE_AFTER = env.int("WEBHOOK_DISABLE_AFTER", default=10)
 
 SPECTACULAR_SETTINGS = {
     "TITLE": "Tarabish API",

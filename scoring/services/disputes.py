@@ -38,6 +38,7 @@ from scoring.services.hands import (
     _revision,
 )
 from scoring.services.progress import _rerun
+from tarabish_site import events
 from tarabish_site.api.errors import ApplicationError, Conflict, NotFound, ValidationFailed
 from tarabish_site.celery import send_on_commit
 
@@ -347,5 +348,16 @@ def dispute_rule(
         f"misplay dispute {stored.pk} {ruling}" + (f": {note}" if note else ""),
     )
     game.save()
+    events.record(
+        events.DISPUTE_RULED,
+        game_id=game.pk,
+        game=game.pk,
+        hand=stored.hand.number,
+        dispute=stored.pk,
+        status=stored.status,
+        ruling=stored.ruling,
+        note=stored.ruling_note,
+        totals=[game.score_a, game.score_b],
+    )
     _copy_model(stored, dispute)
     return stored

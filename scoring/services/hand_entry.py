@@ -20,7 +20,7 @@ from scoring.services._common import (
 )
 from scoring.services.entries import _score, _set_result
 from scoring.services.progress import _apply_progress, _stored_progress
-from tarabish_site import live, metrics, rows
+from tarabish_site import events, live, metrics, rows
 from tarabish_site.api.errors import Conflict, NotFound, ValidationFailed
 
 if TYPE_CHECKING:
@@ -137,6 +137,22 @@ def _with_result_change(also_write: AlsoWrite | None) -> AlsoWrite:
     return rows_to_write
 
 
+def _hand_event(hand: Hand, game: Game) -> events.Event:
+    """The hand entered, as other systems hear of it (``tarabish_site.events``)."""
+    return events.Event(
+        events.HAND_ENTERED,
+        game_id=game.pk,
+        data={
+            "game": game.pk,
+            "hand": hand.number,
+            "outcome": hand.outcome,
+            "points": [hand.points_a, hand.points_b],
+            "totals": [hand.running_a, hand.running_b],
+            "game_status": game.status,
+        },
+    )
+
+
 def hand_preview(
     *,
     game: Game,
@@ -221,13 +237,15 @@ def _write_new_hand(
     also_write: AlsoWrite | None,
 ) -> bool:
     """Insert the hand and store the game's new state, if the game is still the row read, at
-    version and time of change ``read``; False (nothing written) when it is not.
+    version and time of change ``read``; False (nothing written) when it is not. The hand
+    entered is recorded for other systems with it (``tarabish_site.events``).
 
     On PostgreSQL the writes are one statement: the game's conditional ``UPDATE`` first, and
     every insert takes its rows from it, so a game that moved on inserts nothing. Elsewhere
     they go through the ORM in one transaction.
     """
     connection = transaction.get_connection()
+    event = _hand_event(hand, game)
     if connection.vendor != "postgresql":
         with transaction.atomic():
             values = {}
@@ -244,6 +262,10 @@ def _write_new_hand(
             hand.save()
             for row in also_write(hand, game) if also_write else ():
                 row.save()
+            for insert in events.statements(event, connection, None):
+                with connection.cursor() as cursor:
+                    cursor.execute(insert.sql, insert.params)
+                    insert.after_commit([key for (key,) in cursor.fetchall()])
         return True
     game_state = rows.update_row(game, connection, _PROGRESS_FIELDS)
     # The hand is the game's and made when the game changed: those values come from the
@@ -258,13 +280,19 @@ def _write_new_hand(
     extra = (
         [rows.insert_row(row, connection) for row in also_write(hand, game)] if also_write else []
     )
+    # The event's rows, inserted for the game's row in the same statement (none when the
+    # game moved on); each answers the keys it inserted.
+    announced = events.statements(event, connection, "g")
     # Every primary key here is the column "id" (DEFAULT_AUTO_FIELD).
     sql = (
         f"WITH g AS (UPDATE {game_state.table} SET {game_state.set_sql()} "  # noqa: S608
         "WHERE id = %s AND version = %s AND updated_at = %s RETURNING id, updated_at), "
         f"h AS ({new_hand.select_sql('g')} RETURNING id)"
         + "".join(f", x{n} AS ({row.select_sql('g')})" for n, row in enumerate(extra))
-        + " SELECT h.id FROM h"
+        + "".join(f", e{n} AS ({insert.sql})" for n, insert in enumerate(announced))
+        + " SELECT h.id"
+        + "".join(f", ARRAY(SELECT * FROM e{n})" for n in range(len(announced)))  # noqa: S608
+        + " FROM h"
     )
     params = [
         *game_state.params,
@@ -272,6 +300,7 @@ def _write_new_hand(
         *read,
         *new_hand.params,
         *(param for row in extra for param in row.params),
+        *(param for insert in announced for param in insert.params),
     ]
     with connection.cursor() as cursor:
         cursor.execute(sql, params)
@@ -279,4 +308,6 @@ def _write_new_hand(
     if written is None:
         return False
     rows.mark_saved(hand, written[0], connection)
+    for insert, keys in zip(announced, written[1:], strict=True):
+        insert.after_commit(keys)
     return True

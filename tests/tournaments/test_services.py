@@ -569,7 +569,9 @@ def test_standings_recompute_runs_in_a_constant_number_of_queries(
             assert standings_recompute(stage_id=stage.pk, force=True)
         counts.append(len(captured.captured_queries))
         assert Standing.objects.filter(stage=stage).count() == entries
-    assert counts[0] == counts[1] <= 8
+    # ... of which one records the standings changed for webhooks (one statement, whatever
+    # the number of subscribers)
+    assert counts[0] == counts[1] <= 9
 
 
 def test_standings_recompute_twice_changes_nothing() -> None:

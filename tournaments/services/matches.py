@@ -22,7 +22,7 @@ from play import services as play_services
 from scoring import services as scoring_services
 from scoring.engine import Outcome
 from scoring.models import Game, Player, Side, Team
-from tarabish_site import live
+from tarabish_site import events, live
 from tarabish_site.api.errors import Conflict, NotAllowed, NotFound
 from tarabish_site.api.versioning import ensure_version
 from tarabish_site.celery import send_on_commit
@@ -510,6 +510,14 @@ def _apply(stage: Stage, match: Match, outcome: MatchOutcome, *, confirm_reset: 
     elif stage.is_bracket and outcome.state == State.COMPLETE and not was_complete:
         bracket_advance(stage, match)
     # else nothing moves: a match started, or the same winner with other totals
+    events.record(
+        events.MATCH_RESULT,
+        tournament_id=stage.tournament_id,
+        **_match_event(stage, match),
+        winner=match.winner_id,
+        forfeit=match.forfeit,
+        **{name: getattr(match, name) for name in RESULT_SUMS},
+    )
     standings_touch(stage_id=stage.pk)
     if (outcome.state == State.COMPLETE and not outcome.forfeit) or was_complete:
         # Rates a new result; a changed one is re-rated (the task compares with history).
@@ -518,6 +526,21 @@ def _apply(stage: Stage, match: Match, outcome: MatchOutcome, *, confirm_reset: 
         send_on_commit(ratings_update, match.pk)  # else ratings_repair
     stage_refresh_status(stage)
     return match
+
+
+def _match_event(stage: Stage, match: Match) -> dict[str, Any]:
+    """What every event of a match says of it (see ``tarabish_site.events``)."""
+    return {
+        "match": match.pk,
+        "stage": stage.pk,
+        "round": match.round_id,
+        "state": match.state,
+        "home": match.home_id,
+        "away": match.away_id,
+        "home_name": match.home_name,
+        "away_name": match.away_name,
+        "table": match.table,
+    }
 
 
 def stage_holds_results(stage: Stage) -> bool:
@@ -811,6 +834,12 @@ def match_game_start(
             match.started_at = match.started_at or timezone.now()
             match.version += 1
             match.save(update_fields=["state", "started_at", "version"])
+            events.record(
+                events.MATCH_STARTED,
+                tournament_id=tournament.pk,
+                **_match_event(stage, match),
+                game=game.pk,
+            )
         return link
 
 

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
-from tarabish_site import live
+from tarabish_site import events, live
 from tarabish_site.api.errors import Conflict, NotFound
 from tournaments.algorithms.bracket import feed_lists, resolve
 from tournaments.algorithms.dutch import dutch_pair
@@ -563,6 +563,16 @@ def tournament_finish(*, tournament_id: int, actor: Actor) -> Tournament:
     user = actor if actor is not None and actor.is_authenticated else None
     TournamentEvent.objects.create(
         tournament=tournament, kind=TournamentEvent.Kind.FINISHED, by=user
+    )
+    events.record(
+        events.TOURNAMENT_FINISHED,
+        tournament_id=tournament.pk,
+        name=tournament.name,
+        finished_at=tournament.finished_at,
+        places=[
+            {"entry": entry.pk, "team": entry.team_id, "place": entry.final_place}
+            for entry in sorted(entries, key=lambda e: (e.final_place is None, e.final_place, e.pk))
+        ],
     )
     if tournament.events.filter(kind=TournamentEvent.Kind.REOPENED).exists():
         # Finished again after a reopening: results changed since may have been rated in

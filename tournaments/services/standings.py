@@ -16,7 +16,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from tarabish_site import live, metrics
+from tarabish_site import events, live, metrics
 from tarabish_site.cache import UNREACHABLE
 from tournaments.algorithms.standings import (
     MatchResult,
@@ -226,6 +226,25 @@ def standings_recompute(*, stage_id: int, force: bool = False) -> bool:
         )
         if changed or gone:  # the standings shown moved: the tournament's pages look again
             live.publish(live.TOURNAMENT, stage.tournament.slug, stage=stage.pk)
+            events.record(
+                events.STANDINGS_CHANGED,
+                tournament_id=stage.tournament_id,
+                stage=stage.pk,
+                name=stage.name,
+                standings=[
+                    {
+                        "entry": row.entry_id,
+                        "pool": row.pool_id,
+                        "place": row.place,
+                        "played": row.played,
+                        "match_points": row.match_points,
+                        "game_wins": row.game_wins,
+                        "game_losses": row.game_losses,
+                        "points_difference": row.points_difference,
+                    }
+                    for row in sorted(rows, key=lambda r: (r.pool_id or 0, r.place))
+                ],
+            )
         return True
 
 

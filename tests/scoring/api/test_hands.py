@@ -423,10 +423,11 @@ def test_entering_a_hand_takes_as_many_queries_as_the_first(
 ) -> None:
     game = GameFactory.create(created_by=keeper, ruleset={"target": 100000})
     # the game, then one statement on PostgreSQL (the game's new state if still at the version
-    # read, the hand and the idempotency record) in the savepoint the test's transaction
-    # needs; elsewhere those three writes go one by one in a transaction (a savepoint more).
-    # A first use of a key is not looked up: only a failed write looks.
-    expected = 1 + 1 + 2 if connection.vendor == "postgresql" else 1 + 3 + 2 + 2
+    # read, the hand, the idempotency record and the event recorded for webhooks) in the
+    # savepoint the test's transaction needs; elsewhere those four writes go one by one in a
+    # transaction (a savepoint more). A first use of a key is not looked up: only a failed
+    # write looks.
+    expected = 1 + 1 + 2 if connection.vendor == "postgresql" else 1 + 4 + 2 + 2
     with django_assert_max_num_queries(expected) as first:
         assert enter(api, game, headers={"Idempotency-Key": "h1"}, **summary(0)).status_code == 201
     record_hands(game, 30)

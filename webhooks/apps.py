@@ -1,0 +1,14 @@
+from django.apps import AppConfig
+
+
+class WebhooksConfig(AppConfig):
+    """Outbound webhooks for integrators."""
+
+    name = "webhooks"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        from tarabish_site import events
+        from webhooks.services import deliveries_insert
+
+        events.register(deliveries_insert)
