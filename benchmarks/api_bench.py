@@ -55,7 +55,7 @@ endpoint's own: in a closed loop the two goals pull against each other, since ha
 
 Setup, start to end: a dedicated PostgreSQL database (``--db``, dropped first if it exists)
 is created and migrated; one account and device token (hashed, expiring, as the API's) per
-pad; gunicorn is started with ``deploy/gunicorn.conf.py`` on a free loopback port
+pad; gunicorn is started with ``deploy/gunicorn.conf.py`` on a free loopback port (or ``--port``)
 (``GUNICORN_WORKERS``,
 ``GUNICORN_WORKER_CLASS`` and ``GUNICORN_THREADS`` from the environment, the values in effect
 printed; ``GUNICORN_MAX_REQUESTS`` is 0 unless
@@ -536,6 +536,9 @@ def main() -> None:
     )
     parser.add_argument("--keep-db", action="store_true", help="do not drop the database")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--port", type=int, default=0, help="gunicorn's loopback port (0: any free one)"
+    )
     args = parser.parse_args()
 
     database_url = f"{args.server.rstrip('/')}/{args.db}"
@@ -567,7 +570,7 @@ def main() -> None:
     # the warm-up hands, then (a), then (b)
     warm = args.warm_up
     pads = prepare(args.pads, warm + args.hands * args.rounds + args.paced_hands, args.seed)
-    port = free_port()
+    port = args.port or free_port()
     log = Path("/tmp") / f"api-bench-gunicorn-{os.getpid()}.log"  # noqa: S108 - a log file
     server = start_gunicorn(env, port, log)
     SERVER_CPU.append(ServerCpu(server.pid, args.db))

@@ -57,6 +57,9 @@ def main() -> None:
     parser.add_argument("--broker", default="redis://127.0.0.1:6379/7")
     parser.add_argument("--cache", default="redis://127.0.0.1:6379/8")
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument(
+        "--port", type=int, default=0, help="gunicorn's loopback port (0: any free one)"
+    )
     args = parser.parse_args()
     started_wall, started_cpu = time.perf_counter(), time.process_time()
 
@@ -79,7 +82,7 @@ def main() -> None:
     bench.fresh_database(args.server, args.db, env)
     per_pad = -(-args.hands // args.pads)
     pads = bench.prepare(args.pads, per_pad, args.seed)
-    port = bench.free_port()
+    port = args.port or bench.free_port()
     log = Path(tempfile.gettempdir()) / f"memory-curve-{os.getpid()}.log"
     server = bench.start_gunicorn(env, port, log)
     try:
