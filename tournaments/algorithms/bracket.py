@@ -435,6 +435,23 @@ def _round_name(bracket: Bracket, side: Side, rnd: int, last: int) -> str:
     return f"{prefix}round {rnd}".capitalize()
 
 
+def round_names(bracket: Bracket) -> dict[tuple[Side, int], str]:
+    """The name of every round of the bracket by side and number, in bracket order:
+    ``"Quarter-finals"``, ``"Losers round 3"``, ``"Grand final reset"``...
+
+    >>> from tournaments.algorithms.elimination import single_elimination
+    >>> list(round_names(single_elimination([1, 2, 3, 4], third_place=True)).values())
+    ['Semi-finals', 'Final', 'Third place']
+    """
+    last: dict[Side, int] = {}
+    for match in bracket.matches:
+        last[match.side] = max(last.get(match.side, 0), match.round)
+    return {
+        (m.side, m.round): _round_name(bracket, m.side, m.round, last[m.side])
+        for m in bracket.matches
+    }
+
+
 def bracket_document(
     bracket: Bracket,
     results: Mapping[str, int] | None = None,
@@ -482,17 +499,13 @@ def bracket_document(
         }
         columns.setdefault(match.side, {}).setdefault(match.round, []).append(doc)
     sides: list[Json] = []
+    names_of_rounds = round_names(bracket)
     for side in SIDES:
         rounds = columns.get(side)
         if not rounds:
             continue
-        last = max(rounds)
         side_rounds: list[Json] = [
-            {
-                "round": rnd,
-                "name": _round_name(bracket, side, rnd, last),
-                "matches": rounds[rnd],
-            }
+            {"round": rnd, "name": names_of_rounds[(side, rnd)], "matches": rounds[rnd]}
             for rnd in sorted(rounds)
         ]
         sides.append({"side": side, "rounds": side_rounds})

@@ -11,7 +11,7 @@ from django.utils import timezone
 
 from tarabish_site import events, live
 from tarabish_site.api.errors import Conflict, NotFound
-from tournaments.algorithms.bracket import feed_lists, resolve
+from tournaments.algorithms.bracket import feed_lists, resolve, round_names
 from tournaments.algorithms.dutch import dutch_pair
 from tournaments.algorithms.elimination import final_placements
 from tournaments.algorithms.round_robin import round_robin_pools
@@ -383,17 +383,11 @@ SIDE_OF = {"winners": Round.Side.WINNERS, "losers": Round.Side.LOSERS, "final": 
 
 
 def _start_bracket(stage: Stage, entrants: list[int]) -> None:
-    from tournaments.algorithms.bracket import bracket_document
-
     StageEntry.objects.bulk_create(
         [StageEntry(stage=stage, entry_id=e, seed=seed) for seed, e in enumerate(entrants, 1)]
     )
     bracket = bracket_build(stage, entrants)
-    names: dict[tuple[str, int], str] = {}
-    document = bracket_document(bracket)
-    for side in document["sides"]:
-        for rnd in side["rounds"]:
-            names[(side["side"], rnd["round"])] = rnd["name"]
+    names = round_names(bracket)
     rounds = Round.objects.bulk_create(
         [
             Round(stage=stage, side=SIDE_OF[side], number=number, name=name)
