@@ -170,13 +170,8 @@ def _draw_match(
             f'transform="translate({num(x)},{num(y)})">'
         )
     ]
+    # the label above the box says its key, table and forfeit: no title repeats it
     forfeit = extra is not None and extra.forfeit
-    title = str(match["key"])
-    if extra is not None and extra.table:
-        title += f" · {translate('Table')} {extra.table}"
-    if forfeit:
-        title += f" · {translate('forfeit')}"
-    parts.append(f"<title>{escape(title)}</title>")
     for index, slot in enumerate(match["slots"]):
         bye = index < len(byes) and byes[index]
         text, css = _slot_text(slot, names, translate, bye=bye)

@@ -24,6 +24,7 @@ from django.db.models import (
 
 from scoring.models import MisplayDispute, Player
 from tournaments.algorithms.bracket import bracket_document
+from tournaments.algorithms.seeding import bracket_size
 from tournaments.models import (
     Entry,
     Match,
@@ -31,6 +32,7 @@ from tournaments.models import (
     PlayerRating,
     Pool,
     RatingChange,
+    Round,
     Stage,
     StageEntry,
     Standing,
@@ -182,11 +184,7 @@ def tournament_overview(tournament: Tournament) -> TournamentOverview:
     """The tournament page: stages, entries (the seeded ones by seed, then the others in the
     order they registered), match counts by state, every placing."""
     stages = list(tournament.stages.order_by("order"))
-    entries = list(
-        entries_in_seed_order(
-            tournament.entries.select_related("team__player_one", "team__player_two")
-        )
-    )
+    entries = list(entries_in_seed_order(tournament.entries.select_related("team")))
     counts = dict(
         Match.objects.filter(stage__tournament=tournament)
         .values_list("state")
@@ -388,8 +386,155 @@ def match_director_actions(match: Match) -> MatchDirectorActions:
 def stage_bracket_document(stage: Stage) -> dict[str, Any]:
     """The drawable bracket of an elimination stage, with each match's id, table and state.
 
-    Three queries: the stage's entries, its matches, and nothing else.
+    Three queries: the stage's entries, its rounds and its matches, read as plain rows. The
+    matches hold where every entry stands (each result places them as the bracket says),
+    so the document is written from them; a stage started before its matches kept where
+    they feed is drawn by replaying its results (:func:`_replayed_bracket_document`).
     """
+    entries = list(
+        StageEntry.objects.filter(stage=stage)
+        .order_by("seed")
+        .values_list("seed", "entry_id", "entry__team__name")
+    )
+    names: dict[int | None, str | None] = {entry: name for _, entry, name in entries}
+    names[None] = None
+    rounds = {
+        pk: (side, number, name)
+        for pk, side, number, name in Round.objects.filter(stage=stage).values_list(
+            "pk", "side", "number", "name"
+        )
+    }
+    rows = list(
+        Match.objects.filter(stage=stage).order_by("round_id", "number").values_list(*_BRACKET_ROW)
+    )
+    if not rows or any(row[-1] is None for row in rows):
+        return _replayed_bracket_document(stage)
+    double = stage.kind == Stage.Kind.DOUBLE_ELIM
+    columns: dict[tuple[str, int], tuple[str, list[dict[str, Any]]]] = {}
+    status_of: dict[str, str] = {}
+    winner_of: dict[str, int | None] = {}
+    for row in rows:
+        (pk, key, round_id, number, home, away, winner, state, table, forfeit) = row[:10]
+        (home_games, away_games, home_points, away_points, held, home_source) = row[10:16]
+        away_source, feeds = row[16], row[17]
+        side, round_number, round_name = rounds[round_id]
+        status = _BRACKET_STATUS[state]
+        winner_slot = None
+        loser = None
+        if status == "decided":
+            winner_slot = 0 if winner == home else 1
+            loser = away if winner_slot == 0 else home
+        status_of[key], winner_of[key] = status, winner
+        slots = [
+            {
+                "source": {k: source.get(k) for k in ("kind", "seed", "match")},
+                "label": source.get("label"),
+                "entry": entry,
+                "name": names.get(entry, str(entry)),
+            }
+            for source, entry in ((home_source, home), (away_source, away))
+        ]
+        item = {
+            "key": key,
+            "side": side,
+            "round": round_number,
+            "number": number,
+            "reset_of": "GF1" if double and key == "GF2" else None,
+            "status": status,
+            "slots": slots,
+            "winner_slot": winner_slot,
+            "winner": winner,
+            "loser": loser,
+            "feeds": [
+                {"outcome": f["outcome"], "match": f["match"], "slot": f["slot"]}
+                for f in feeds
+                if f["outcome"] != "decides" and not f.get("reset")
+            ],
+            "id": pk,
+            "table": table,
+            "state": state,
+            "forfeit": forfeit,
+            "score": [home_games, away_games],
+            "points": [home_points, away_points],
+            "held_reason": held,
+        }
+        columns.setdefault((side, round_number), (round_name, []))[1].append(item)
+    sides = []
+    for side in ("winners", "losers", "final"):
+        numbers = sorted(n for s, n in columns if s == side)
+        if numbers:
+            side_rounds = [
+                {"round": n, "name": columns[(side, n)][0], "matches": columns[(side, n)][1]}
+                for n in numbers
+            ]
+            sides.append({"side": side, "rounds": side_rounds})
+    champion = _champion(stage, status_of, winner_of, len(entries))
+    return {
+        "format": "double_elimination" if double else "single_elimination",
+        "size": bracket_size(len(entries)),
+        "grand_final": stage.grand_final if double else None,
+        "third_place": stage.third_place and not double,
+        "entries": [{"seed": seed, "entry": entry, "name": name} for seed, entry, name in entries],
+        "sides": sides,
+        "match_count": len(rows),
+        "round_count": len(columns),
+        "champion": champion,
+        "champion_name": names.get(champion),
+        "finished": champion is not None
+        and all(status in ("decided", "void") for status in status_of.values()),
+        "stage": {"id": stage.pk, "name": stage.name, "kind": stage.kind},
+    }
+
+
+def _champion(
+    stage: Stage, status_of: dict[str, str], winner_of: dict[str, int | None], entries: int
+) -> int | None:
+    """The bracket's champion from its last matches, as the bracket resolves it."""
+    if "GF2" in status_of and stage.kind == Stage.Kind.DOUBLE_ELIM:
+        if status_of["GF2"] == "decided":
+            return winner_of["GF2"]
+        if status_of["GF2"] != "void":
+            return None
+    if "GF1" in status_of and stage.kind == Stage.Kind.DOUBLE_ELIM:
+        final = "GF1"
+    else:
+        final = f"W{bracket_size(entries).bit_length() - 1}-1"
+    return winner_of[final] if status_of[final] == "decided" else None
+
+
+#: A match's state as the bracket document says it (a match being played is ready).
+_BRACKET_STATUS = {
+    Match.State.PENDING: "pending",
+    Match.State.READY: "ready",
+    Match.State.IN_PROGRESS: "ready",
+    Match.State.COMPLETE: "decided",
+    Match.State.VOID: "void",
+}
+
+_BRACKET_ROW = (
+    "pk",
+    "key",
+    "round_id",
+    "number",
+    "home_id",
+    "away_id",
+    "winner_id",
+    "state",
+    "table",
+    "forfeit",
+    "home_games",
+    "away_games",
+    "home_points",
+    "away_points",
+    "held_reason",
+    "home_source",
+    "away_source",
+    "feeds",
+)
+
+
+def _replayed_bracket_document(stage: Stage) -> dict[str, Any]:
+    """The bracket document by replaying the stage's results over its bracket."""
     stage_entries = list(
         StageEntry.objects.filter(stage=stage).select_related("entry__team").order_by("seed")
     )

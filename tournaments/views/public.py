@@ -8,7 +8,6 @@ from typing import Any
 from csp.decorators import csp_replace
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.urls import reverse
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import conditional_page, require_GET
 
@@ -17,6 +16,8 @@ from tournaments.views.common import (
     _highlight,
     _stage_of,
     _tournament_or_404,
+    entry_items,
+    placing_items,
     stage_context,
     with_pages,
 )
@@ -40,11 +41,11 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     overview = selectors.tournament_overview(tournament)
     stage = _stage_of(overview.stages, request.GET.get("stage"))
     shown, more = selectors.now_playing(tournament, NOW_PLAYING_ROWS)
-    team_url = reverse("tournaments:team-detail", args=[987654321]).replace("987654321", "{}")
     context: dict[str, Any] = {
         "tournament": tournament,
         "overview": overview,
-        "entries": [(entry, team_url.format(entry.team_id)) for entry in overview.entries],
+        "entry_items": entry_items(overview.entries),
+        "placing_items": placing_items(overview.placements),
         "schedule": with_pages(shown),
         "schedule_more": more,
         "can_direct": selectors.tournament_directed_by(tournament, request.user),
@@ -89,7 +90,11 @@ def tournament_embed(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = _tournament_or_404(request, slug)
     overview = selectors.tournament_overview(tournament)
     stage = _stage_of(overview.stages, request.GET.get("stage"))
-    context: dict[str, Any] = {"tournament": tournament, "overview": overview}
+    context: dict[str, Any] = {
+        "tournament": tournament,
+        "overview": overview,
+        "placing_items": placing_items(overview.placements, linked=False),
+    }
     if stage is not None:
         context.update(stage_context(stage, _highlight(request)))
     return render(request, "tournaments/embed.html", context)
