@@ -1,5 +1,6 @@
-"""``make screenshots``: pictures of the score-pad, a bracket and standings, at phone and desktop
-widths, written to ``screenshots/`` so anyone can see what the pages show.
+"""``make screenshots``: pictures of the score-pad, a bracket and standings (the pad and standings
+in French too), at phone and desktop widths, written to ``screenshots/`` so anyone can see what
+the pages show.
 
 It builds its own small world in a throw-away SQLite database (a game in progress with a bait
 and a half-bait, a tournament with pools and a double elimination bracket part-way through),
@@ -268,6 +269,14 @@ def main() -> int:
                         target = OUT / f"scorepad-one-screen-{width_name}.png"
                         page.screenshot(path=str(target))
                         written.append(target)
+                # The score-pad and standings in French, as the language switch leaves them.
+                context.add_cookies([{"name": "django_language", "value": "fr-ca", "url": base}])
+                for name in ("scorepad", "standings"):
+                    page.goto(base + pages[name])
+                    page.wait_for_load_state("networkidle")
+                    target = OUT / f"french-{name}-{width_name}.png"
+                    page.screenshot(path=str(target), full_page=True)
+                    written.append(target)
                 context.close()
             browser.close()
         server.shutdown()
