@@ -12,6 +12,7 @@ from django.db.models import Count, Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from play import services
@@ -19,6 +20,7 @@ from play.forms import SignUpForm, TableForm
 from play.models import Seat, Table
 from scoring import services as scoring
 from scoring.engine import PRESET_NAMES, EngineError
+from scoring.views.common import OUTCOME_LABELS
 from tarabish_site.api.errors import ApplicationError
 
 
@@ -114,8 +116,69 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
         else "",
         "preset": PRESET_NAMES.get(table.ruleset_preset, table.ruleset_preset),
         "rules": table.engine_ruleset.describe(),
+        "words": play_words(),
     }
     return render(request, "play/table.html", context)
+
+
+def play_words() -> dict[str, Any]:
+    """The table script's words in the request's language (static/js/play/cards.js holds
+    the same keys in English, for its tests)."""
+    return {
+        "you": _("You"),
+        "seat": _("seat %(n)s"),
+        "emptySeat": _("empty seat"),
+        "computer": _("computer"),
+        "waiting": _("Waiting for four players."),
+        "turnedJack": _("%(name)s turned a jack and deals."),
+        "cuts": _("%(cutter)s cuts the deck for %(dealer)s."),
+        "handResult": _("Hand %(number)s: %(outcome)s, %(a)s to %(b)s."),
+        "gameOverYours": _("Game over: your team wins, %(a)s to %(b)s."),
+        "gameOverTeam": _("Game over: team %(team)s wins, %(a)s to %(b)s."),
+        "nextDeals": _("Next: %(name)s deals."),
+        "trickTo": _("trick to %(name)s"),
+        "toCall": _("%(name)s to call"),
+        "toPlay": _("%(name)s to play"),
+        "handOver": _("the hand is over"),
+        "dealer": _("dealer"),
+        "calledSuit": _("called %(suit)s"),
+        "cards": _("%(n)s cards"),
+        "away": _("away"),
+        "notPlayable": _("Not playable now: tap to see why"),
+        "turnOf": _("It is %(name)s's turn."),
+        "flipAndStart": _("Flip for jacks and start"),
+        "anotherGame": _("Another game"),
+        "whereToCut": _("Where to cut"),
+        "cutHere": _("Cut here"),
+        "nextHand": _("Next hand"),
+        "goOn": _("Go on"),
+        "throwIn": _("Throw in"),
+        "throwInConfirm": _("Throw in your cards? The hand stops and is scored as it stands."),
+        "sheetHand": _("Hand"),
+        "sheetTeamA": _("Team A"),
+        "sheetTeamB": _("Team B"),
+        "sheetTotalA": _("Total A"),
+        "sheetTotalB": _("Total B"),
+        "gamePage": _("The game's page"),
+        "clubs": _("clubs"),
+        "diamonds": _("diamonds"),
+        "hearts": _("hearts"),
+        "spades": _("spades"),
+        "noTrumpWord": _("no trump"),
+        "passed": _("%(name)s passed"),
+        "called": _("%(name)s called %(suit)s"),
+        "hasRun": _("%(name)s has a run"),
+        "showed": _("%(name)s showed %(cards)s"),
+        "calledBella": _("%(name)s called bella"),
+        "played": _("%(name)s played %(card)s"),
+        "threwIn": _("%(name)s threw in"),
+        "pass": _("Pass"),
+        "noTrump": _("No trump"),
+        "announceRun": _("Announce a run"),
+        "show": _("Show %(cards)s"),
+        "bella": _("Bella"),
+        "outcomes": {outcome: str(label) for outcome, label in OUTCOME_LABELS.items()},
+    }
 
 
 @require_POST

@@ -15,6 +15,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from tarabish_site.api.messages import CODE_MESSAGES
+from tests.play.helpers import table_with
 from tests.scoring.api.conftest import client_for
 from tests.scoring.factories import GameFactory, UserFactory
 from tests.tournaments.factories import add_stage, tournament_ready
@@ -105,6 +106,20 @@ def test_a_tournament_page_is_in_french(client: Client) -> None:
     assert "Grand écran" in page
     assert '<span class="status running">En cours</span>' in page
     assert "Toutes rondes" in page  # the stage's kind, a model's choice label
+
+
+def test_an_online_table_gives_its_script_french_words(client: Client) -> None:
+    table, (player,) = table_with(1)
+    client.force_login(player)
+    response = client.get(reverse("play:table", args=[table.pk]), **FRENCH)
+    page = _page(response)
+    assert 'id="play-words"' in page
+    words = response.context["words"]
+    assert words["pass"] == "Passer"
+    assert words["called"] == "%(name)s a appelé %(suit)s"
+    assert words["hearts"] == "cœur"
+    assert words["outcomes"]["half_bait"] == "Demi-bête"
+    assert "Dernière levée" in page
 
 
 def test_an_api_error_is_in_french_with_its_code_unchanged() -> None:

@@ -1,8 +1,9 @@
 // The table page: the state of the table for this seat, from the socket at /ws/play/<id>/
 // or, where a socket cannot stay open, by polling .../state/ (ETag) and posting moves.
-import { arranged, buttonText, isRed, label, moved, place, said, suitWord } from "./cards.js";
+import { WORDS, arranged, buttonText, isRed, label, moved, place, said, say, setWords, suitWord } from "./cards.js";
 
 const root = document.getElementById("play");
+setWords(JSON.parse(document.getElementById("play-words")?.textContent || "{}"));
 const socketPath = root.dataset.socket;
 const stateUrl = root.dataset.stateUrl;
 const moveUrl = root.dataset.moveUrl;
@@ -87,32 +88,38 @@ async function send(move) {
 
 function nameOf(seat) {
   const found = state?.seats?.[seat];
-  if (!found) return `seat ${seat}`;
-  return found.you ? "You" : found.name || `seat ${seat}`;
+  if (!found) return say("seat", { n: seat });
+  return found.you ? say("you") : found.name || say("seat", { n: seat });
 }
 
 function news(before, after) {
   if (!after.hand) {
-    return after.phase === "seating" ? "Waiting for four players." : "";
+    return after.phase === "seating" ? say("waiting") : "";
   }
   const view = after.hand.view;
   if (after.phase === "cutting") {
     const flips = after.game?.flips || [];
     const first =
-      after.hand.number === 1 && flips.length ? `${nameOf(after.game.first_dealer)} turned a jack and deals. ` : "";
-    return `${first}${nameOf(after.hand.cutter)} cuts the deck for ${nameOf(after.hand.dealer)}.`;
+      after.hand.number === 1 && flips.length ? `${say("turnedJack", { name: nameOf(after.game.first_dealer) })} ` : "";
+    return `${first}${say("cuts", { cutter: nameOf(after.hand.cutter), dealer: nameOf(after.hand.dealer) })}`;
   }
   if (after.phase === "hand_over" || after.phase === "game_over") {
     const result = after.hand.result;
     const line = result
-      ? `Hand ${after.hand.number}: ${result.outcome.replace("_", " ")}, ${result.points[0]} to ${result.points[1]}.`
+      ? say("handResult", {
+        number: after.hand.number,
+        outcome: (WORDS.outcomes || {})[result.outcome] || result.outcome.replace("_", " "),
+        a: result.points[0],
+        b: result.points[1],
+      })
       : "";
     if (after.phase === "game_over") {
       const won = after.game.winner === "team_a" ? 0 : 1;
       const mine = after.you === null ? won : after.you % 2;
-      return `${line} Game over: ${won === mine && after.you !== null ? "your team wins" : "team " + "AB"[won] + " wins"}, ${after.game.score[0]} to ${after.game.score[1]}.`;
+      const score = { team: "AB"[won], a: after.game.score[0], b: after.game.score[1] };
+      return `${line} ${say(won === mine && after.you !== null ? "gameOverYours" : "gameOverTeam", score)}`;
     }
-    return `${line} Next: ${nameOf((after.hand.dealer + 1) % 4)} deals.`;
+    return `${line} ${say("nextDeals", { name: nameOf((after.hand.dealer + 1) % 4) })}`;
   }
   if (!view) return "";
   const parts = [];
@@ -122,15 +129,15 @@ function news(before, after) {
     view.last_trick_winner !== null &&
     JSON.stringify(before.hand.view.last_trick) !== JSON.stringify(view.last_trick)
   ) {
-    parts.push(`trick to ${nameOf(view.last_trick_winner)}`);
+    parts.push(say("trickTo", { name: nameOf(view.last_trick_winner) }));
   }
-  if (view.phase === "calling") parts.push(`${nameOf(view.to_act)} to call`);
+  if (view.phase === "calling") parts.push(say("toCall", { name: nameOf(view.to_act) }));
   else if (view.phase === "playing") {
     if (parts.length === 0 && view.trump !== undefined && view.caller !== null) {
-      parts.push(`${nameOf(view.caller)} called ${suitWord(view.trump)}`);
+      parts.push(say("called", { name: nameOf(view.caller), suit: suitWord(view.trump) }));
     }
-    parts.push(`${nameOf(view.to_act)} to play`);
-  } else if (view.phase === "done") parts.push("the hand is over");
+    parts.push(say("toPlay", { name: nameOf(view.to_act) }));
+  } else if (view.phase === "done") parts.push(say("handOver"));
   return parts.filter(Boolean).join(" · ");
 }
 
@@ -172,12 +179,12 @@ function renderSeats() {
   for (const seat of state.seats) {
     const spot = root.querySelector(`.spot[data-pos="${place(seat.number, state.you)}"]`);
     spot.querySelector(".spot-name").textContent =
-      (seat.you ? "You" : seat.name || "empty seat") + (seat.bot ? " (computer)" : "");
+      (seat.you ? say("you") : seat.name || say("emptySeat")) + (seat.bot ? ` (${say("computer")})` : "");
     const info = [];
-    if (state.hand && state.hand.dealer === seat.number) info.push("dealer");
-    if (view && view.caller === seat.number) info.push(`called ${suitWord(view.trump)}`);
-    if (view) info.push(`${view.hand_sizes[seat.number]} cards`);
-    if (seat.away) info.push("away");
+    if (state.hand && state.hand.dealer === seat.number) info.push(say("dealer"));
+    if (view && view.caller === seat.number) info.push(say("calledSuit", { suit: suitWord(view.trump) }));
+    if (view) info.push(say("cards", { n: view.hand_sizes[seat.number] }));
+    if (seat.away) info.push(say("away"));
     spot.querySelector(".spot-info").textContent = info.join(" · ");
     spot.classList.toggle("to-act", !!view && view.to_act === seat.number);
   }
@@ -213,7 +220,7 @@ function renderHand() {
   for (const card of cards) {
     const legal = myTurn && view.legal_plays.includes(card);
     const el = cardEl(card, myTurn ? (legal ? "legal" : "dimmed") : "");
-    if (myTurn && !legal) el.title = "Not playable now: tap to see why";
+    if (myTurn && !legal) el.title = say("notPlayable");
     el.tabIndex = 0;
     el.setAttribute("role", "button");
     handEl.append(el);
@@ -227,7 +234,7 @@ function tapCard(card) {
     if (view.legal_plays.includes(card)) send({ type: "play", card });
     else why.textContent = view.why_not[card] || "";
   } else if (view.phase === "playing" || view.phase === "calling") {
-    why.textContent = `It is ${nameOf(view.to_act)}'s turn.`;
+    why.textContent = say("turnOf", { name: nameOf(view.to_act) });
   }
 }
 
@@ -266,7 +273,7 @@ function renderControls() {
   const phase = state.phase;
   if (phase === "seating" || phase === "game_over") {
     const full = state.seats.every((s) => s.name);
-    if (full) controls.append(button(phase === "seating" ? "Flip for jacks and start" : "Another game", { type: "start" }));
+    if (full) controls.append(button(say(phase === "seating" ? "flipAndStart" : "anotherGame"), { type: "start" }));
     return;
   }
   if (phase === "cutting") {
@@ -276,17 +283,17 @@ function renderControls() {
       range.min = "4";
       range.max = "32";
       range.value = "18";
-      range.setAttribute("aria-label", "Where to cut");
+      range.setAttribute("aria-label", say("whereToCut"));
       const cut = document.createElement("button");
       cut.type = "button";
-      cut.textContent = "Cut here";
+      cut.textContent = say("cutHere");
       cut.addEventListener("click", () => send({ type: "cut", at: Number(range.value) }));
       controls.append(range, cut);
     }
     return;
   }
   if (phase === "hand_over") {
-    controls.append(button("Next hand", { type: "continue" }));
+    controls.append(button(say("nextHand"), { type: "continue" }));
     return;
   }
   const view = state.hand?.view;
@@ -295,14 +302,14 @@ function renderControls() {
     if (action.type === "throw_in") continue;
     controls.append(button(buttonText(action), action, action.type === "pass" ? "secondary" : ""));
   }
-  if (view.phase === "done") controls.append(button("Go on", { type: "continue" }, "secondary"));
+  if (view.phase === "done") controls.append(button(say("goOn"), { type: "continue" }, "secondary"));
   if (view.phase === "playing") {
     const throwIn = document.createElement("button");
     throwIn.type = "button";
     throwIn.className = "danger";
-    throwIn.textContent = "Throw in";
+    throwIn.textContent = say("throwIn");
     throwIn.addEventListener("click", () => {
-      if (window.confirm("Throw in your cards? The hand stops and is scored as it stands.")) {
+      if (window.confirm(say("throwInConfirm"))) {
         send({ type: "throw_in" });
       }
     });
@@ -317,7 +324,7 @@ function renderSheet() {
   const table = document.createElement("table");
   table.className = "sheet";
   const head = table.insertRow();
-  for (const text of ["Hand", "Team A", "Team B", "Total A", "Total B"]) {
+  for (const text of ["sheetHand", "sheetTeamA", "sheetTeamB", "sheetTotalA", "sheetTotalB"].map((key) => say(key))) {
     const th = document.createElement("th");
     th.textContent = text;
     head.append(th);
@@ -331,7 +338,7 @@ function renderSheet() {
   body.append(table);
   const link = document.createElement("a");
   link.href = state.game.url;
-  link.textContent = "The game's page";
+  link.textContent = say("gamePage");
   body.append(link);
 }
 
