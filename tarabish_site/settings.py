@@ -431,6 +431,10 @@ SPECTACULAR_SETTINGS = {
         "EntryKindEnum": "scoring.models.Hand.EntryKind",
         "RunKindEnum": "scoring.api.serializers.RUN_KIND_CHOICES",
         "StageKindEnum": "tournaments.models.Stage.Kind",
+        # A match's state keeps its name beside a webhook delivery's.
+        "StateEnum": "tournaments.models.Match.State",
+        "WebhookEventEnum": "webhooks.api.serializers.EVENT_CHOICES",
+        "DeliveryStateEnum": "webhooks.models.Delivery.State",
     },
 }
 

@@ -27,6 +27,7 @@ from tarabish_site.api.exceptions import (
 from tarabish_site.health import healthz
 from tarabish_site.metrics import metrics_view
 from tournaments.api import urls as tournaments_api
+from webhooks.api import urls as webhooks_api
 
 
 class ApiRootView(APIRootView):
@@ -46,6 +47,7 @@ api_urlpatterns = [
     *scoring_api.urlpatterns,
     *router.urls,
     *tournaments_api.urlpatterns,
+    *webhooks_api.urlpatterns,
     path("auth/token/", TokenView.as_view(), name="auth-token"),
     path("auth/tokens/", TokenListView.as_view(), name="auth-tokens"),
     path("auth/tokens/<uuid:id>/", TokenRevokeView.as_view(), name="auth-token-revoke"),
