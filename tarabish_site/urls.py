@@ -65,6 +65,7 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("scoring.urls")),
     path("", include("tournaments.urls")),
+    path("", include("webhooks.urls")),
     path("play/", include("play.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="schema"),
     # Swagger UI's page and its start-up script apart, so neither needs an inline script.
