@@ -508,11 +508,11 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
             response["Location"] = f"{request.path}{hand.number}/"
             return with_etag(response, hand.version)
 
-        def record(hand: Hand, game: Game) -> list[IdempotencyRecord]:
+        def record(hand: Hand, game: Game) -> IdempotencyRecord | None:
             # Called with every write: the answer is known before it, so the answer a retry
             # gets is stored with the hand.
             answers.append(answer(hand, game))
-            return [] if idempotency is None else [idempotency.record(answers[-1])]
+            return None if idempotency is None else idempotency.record(answers[-1])
 
         services.hand_record(
             game=game,
@@ -520,7 +520,7 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
             entry=_entry(request.data, HAND_ENVELOPE_KEYS),
             by=_by(request),
             number=envelope.get("number"),
-            also_write=record,
+            kept_response=record,
             check=check,
         )
         return answers[-1]  # the answer of the write that was kept

@@ -37,7 +37,7 @@ from scoring.services.games import (
     games_scorekeepers_remove,
 )
 from scoring.services.hand_entry import (
-    AlsoWrite,
+    KeptResponse,
     hand_preview,
     hand_record,
 )
@@ -67,9 +67,9 @@ if TYPE_CHECKING:
 __all__ = [
     "DIRECT_PERMISSION",
     "SIDES",
-    "AlsoWrite",
     "AnyUser",
     "CorrectionPreview",
+    "KeptResponse",
     "dispute_adjudicate",
     "dispute_needs_evidence",
     "dispute_open",

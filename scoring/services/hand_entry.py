@@ -3,28 +3,30 @@ written only if the game is still at the version it was read at (see :func:`hand
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from django.db import models, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from scoring.engine import check_forced_call, dealer_of_hand
 from scoring.engine.game import game_progress_after
-from scoring.models import Game, Hand, ResultChange
+from scoring.models import Game, Hand
 from scoring.services import results
 from scoring.services._common import (
     _copy_state,
     _refuse_unless_running,
 )
 from scoring.services.entries import _score, _set_result
+from scoring.services.hand_write import hand_insert
 from scoring.services.progress import _apply_progress, _stored_progress
-from tarabish_site import events, live, metrics, rows
+from tarabish_site import events, live, metrics
 from tarabish_site.api.errors import Conflict, NotFound, ValidationFailed
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import User
+
+    from tarabish_site.core.models import IdempotencyRecord
 
 
 def _hand_exists(existing: Hand) -> Conflict:
@@ -37,24 +39,10 @@ def _hand_exists(existing: Hand) -> Conflict:
     return Conflict(message, code="hand_exists", fields={"number": [message]})
 
 
-#: The columns of a game that entering a hand changes (see ``_apply_progress``).
-_PROGRESS_FIELDS = (
-    "score_a",
-    "score_b",
-    "hands_played",
-    "next_dealer",
-    "forced_seat",
-    "status",
-    "winner",
-    "finished_at",
-    "version",
-    "updated_at",
-)
-
-
 #: Called with the hand and the game as they are about to be stored (every value final, the
-#: hand's key not yet given); returns more new rows to write in the same transaction.
-AlsoWrite = Callable[[Hand, Game], Sequence[models.Model]]
+#: hand's key not yet given); returns the response to keep for the request's
+#: ``Idempotency-Key``, written with the hand (None: no key, nothing kept).
+KeptResponse = Callable[[Hand, Game], "IdempotencyRecord | None"]
 
 
 #: How often entering a hand reads the game again when another write got in first.
@@ -68,7 +56,7 @@ def hand_record(
     entry: Mapping[str, Any],
     by: User | None = None,
     number: int | None = None,
-    also_write: AlsoWrite | None = None,
+    kept_response: KeptResponse | None = None,
     check: Callable[[Game], None] | None = None,
 ) -> Hand:
     """Enter the next hand of a game, as a score-sheet summary or a full trick record.
@@ -83,15 +71,17 @@ def hand_record(
 
     Concurrency is optimistic: the hand is scored against the game as read, and written only
     if the game's ``version`` is still the one read (the game's conditional update, the hand
-    and the rows ``also_write`` adds in one transaction). When another write got in first,
-    the game is read
+    and the response ``kept_response`` gives, all or nothing: see
+    :mod:`scoring.services.hand_write`). When another write got in first, the game is read
     again and the hand scored again, so the answer is as if the row had been locked. A game
     given as a row read earlier is used as it is; it is read again before any refusal is
-    final. ``also_write`` adds rows written with the hand, all or nothing (the response
-    stored for an ``Idempotency-Key``). ``check`` is called with every game row read here
-    (not the one given) before the hand is scored against it, and raises to refuse: a caller
-    that checked its permission against the game it gave checks it again against the row as
-    it is when the write found the game changed.
+    final. ``kept_response`` gives the response stored for an ``Idempotency-Key``, built
+    from the hand and game about to be written, so a retry gets it. ``check`` is called with
+    every game row read here (not the one given) before the hand is scored against it, and
+    raises to refuse: a caller that checked its permission against the game it gave checks
+    it again against the row as it is when the write found the game changed.
+
+    Returns the hand as stored.
     """
     given = game if isinstance(game, Game) else None
     pk = game.pk if isinstance(game, Game) else game
@@ -111,30 +101,24 @@ def hand_record(
             continue  # the refusal may come from an old row: read it again and see
         # Only the hand that ends the game changes its result; the hands before it move the
         # score of a game still being played, which no result depends on. That change is
-        # recorded with the hand, in the same transaction.
+        # recorded with the hand.
         ends = current.status != Game.Status.IN_PROGRESS
-        if _write_new_hand(
-            current, hand, read, _with_result_change(also_write) if ends else also_write
-        ):
+        # The game changes now, and the hand is made when it does.
+        current.updated_at = hand.created_at = hand.updated_at = timezone.now()
+        record = kept_response(hand, current) if kept_response else None
+        stored = hand_insert(
+            current, read, hand, record, ends=ends, event=_hand_event(hand, current)
+        )
+        if stored is not None:
             transaction.on_commit(metrics.hand_entered)
             live.publish(live.GAME, pk)  # the pages watching the game look again
             if ends:
                 results.result_change_deliver_on_commit(pk)
             if given is not None:
                 _copy_state(current, given)
-            return hand
+            return stored
     message = f"game {pk} keeps changing while this hand is entered: try again"
     raise Conflict(message, code="game_busy", fields={"game": [message]})
-
-
-def _with_result_change(also_write: AlsoWrite | None) -> AlsoWrite:
-    """``also_write`` and the :class:`ResultChange` of the game the hand ends."""
-
-    def rows_to_write(hand: Hand, game: Game) -> Sequence[models.Model]:
-        more = also_write(hand, game) if also_write else ()
-        return [*more, ResultChange(game_id=game.pk, created_at=game.updated_at)]
-
-    return rows_to_write
 
 
 def _hand_event(hand: Hand, game: Game) -> events.Event:
@@ -228,86 +212,3 @@ def _hand_next(
     hand.running_a, hand.running_b = progress.totals
     _apply_progress(game, progress)
     return hand
-
-
-def _write_new_hand(
-    game: Game,
-    hand: Hand,
-    read: tuple[int, datetime],
-    also_write: AlsoWrite | None,
-) -> bool:
-    """Insert the hand and store the game's new state, if the game is still the row read, at
-    version and time of change ``read``; False (nothing written) when it is not. The hand
-    entered is recorded for other systems with it (``tarabish_site.events``).
-
-    On PostgreSQL the writes are one statement: the game's conditional ``UPDATE`` first, and
-    every insert takes its rows from it, so a game that moved on inserts nothing. Elsewhere
-    they go through the ORM in one transaction.
-    """
-    connection = transaction.get_connection()
-    event = _hand_event(hand, game)
-    if connection.vendor != "postgresql":
-        with transaction.atomic():
-            values = {}
-            for name in _PROGRESS_FIELDS:
-                field = Game._meta.get_field(name)
-                assert isinstance(field, models.Field)  # noqa: S101 - columns of the game
-                values[field.attname] = field.pre_save(game, False)
-            version, updated_at = read
-            moved = Game.objects.filter(pk=game.pk, version=version, updated_at=updated_at).update(
-                **values
-            )
-            if not moved:
-                return False
-            hand.save()
-            for row in also_write(hand, game) if also_write else ():
-                row.save()
-            for insert in events.statements(event, connection, None):
-                with connection.cursor() as cursor:
-                    cursor.execute(insert.sql, insert.params)
-                    insert.after_commit([key for (key,) in cursor.fetchall()])
-        return True
-    game_state = rows.update_row(game, connection, _PROGRESS_FIELDS)
-    # The hand is the game's and made when the game changed: those values come from the
-    # game's row, and each value travels once. The statement keeps under the 50 parameters
-    # up to which the database driver caches the parsing of its SQL.
-    hand.created_at = hand.updated_at = game.updated_at
-    new_hand = rows.insert_row(
-        hand,
-        connection,
-        expressions={"game_id": "g.id", "created_at": "g.updated_at", "updated_at": "g.updated_at"},
-    )
-    extra = (
-        [rows.insert_row(row, connection) for row in also_write(hand, game)] if also_write else []
-    )
-    # The event's rows, inserted for the game's row in the same statement (none when the
-    # game moved on); each answers the keys it inserted.
-    announced = events.statements(event, connection, "g")
-    # Every primary key here is the column "id" (DEFAULT_AUTO_FIELD).
-    sql = (
-        f"WITH g AS (UPDATE {game_state.table} SET {game_state.set_sql()} "  # noqa: S608
-        "WHERE id = %s AND version = %s AND updated_at = %s RETURNING id, updated_at), "
-        f"h AS ({new_hand.select_sql('g')} RETURNING id)"
-        + "".join(f", x{n} AS ({row.select_sql('g')})" for n, row in enumerate(extra))
-        + "".join(f", e{n} AS ({insert.sql})" for n, insert in enumerate(announced))
-        + " SELECT h.id"
-        + "".join(f", ARRAY(SELECT * FROM e{n})" for n in range(len(announced)))  # noqa: S608
-        + " FROM h"
-    )
-    params = [
-        *game_state.params,
-        game.pk,
-        *read,
-        *new_hand.params,
-        *(param for row in extra for param in row.params),
-        *(param for insert in announced for param in insert.params),
-    ]
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        written = cursor.fetchone()
-    if written is None:
-        return False
-    rows.mark_saved(hand, written[0], connection)
-    for insert, keys in zip(announced, written[1:], strict=True):
-        insert.after_commit(keys)
-    return True
