@@ -15,9 +15,12 @@ gets nothing written and no round trip is spent finding out. Elsewhere (SQLite) 
 inserts selecting from the game row once its update went through.
 
 The statements name their columns: a column added to one of these tables is added here too,
-or the tests of this module fail. Every value is prepared by its model field
-(``get_db_prep_save``, as ``save()`` prepares it). No model signal is sent: nothing listens
-to these models' saves.
+or the tests of this module fail. Every value is prepared as ``save()`` prepares it, by its
+model field's ``get_db_prep_save``; but most columns are whole numbers, text and yes/no
+values, already of their Python type, for which that is four calls a value returning it
+unchanged, or for whole numbers handing it to the backend's ``adapt_integerfield_value``:
+those take that last step alone. No model signal is sent: nothing listens to these
+models' saves.
 """
 
 from __future__ import annotations
@@ -26,7 +29,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from django.db import connections, router, transaction
+from django.db import connections, models, router, transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Field, Model
 
@@ -60,10 +63,33 @@ class Columns:
 
     def values(self, obj: Model, connection: BaseDatabaseWrapper) -> list[Any]:
         """The values of ``obj`` for these columns, as ``save()`` would send them."""
-        return [
-            field.get_db_prep_save(getattr(obj, field.attname), connection=connection)
-            for field in self.fields
-        ]
+        return [prepared(field, getattr(obj, field.attname), connection) for field in self.fields]
+
+
+#: Field classes whose values Django prepares as the backend adapts a whole number, and those
+#: whose text or yes/no values it sends as they are (exactly these classes: a subclass may
+#: prepare its values its own way).
+_WHOLE_NUMBERS = (
+    models.IntegerField,
+    models.PositiveIntegerField,
+    models.PositiveSmallIntegerField,
+    models.SmallIntegerField,
+    models.BigIntegerField,
+)
+_AS_THEY_ARE = {models.CharField: str, models.TextField: str, models.BooleanField: bool}
+
+
+def prepared(field: Field[Any, Any], value: Any, connection: BaseDatabaseWrapper) -> Any:
+    """``field.get_db_prep_save(value, connection=connection)``, by its last step alone for
+    a whole number, text or yes/no value of a plain field of that kind."""
+    kind = type(field)
+    if value is None and (kind in _WHOLE_NUMBERS or kind in _AS_THEY_ARE):
+        return None
+    if kind in _WHOLE_NUMBERS and type(value) is int:
+        return connection.ops.adapt_integerfield_value(value, field.get_internal_type())
+    if _AS_THEY_ARE.get(kind) is type(value):
+        return value
+    return field.get_db_prep_save(value, connection=connection)
 
 
 #: The columns of a game that entering a hand changes (see ``progress._apply_progress``).
@@ -255,8 +281,8 @@ def hand_insert(
 def _read_values(read: tuple[int, datetime], connection: BaseDatabaseWrapper) -> list[Any]:
     version, updated_at = read
     return [
-        _GAME_VERSION.get_db_prep_save(version, connection=connection),
-        _GAME_UPDATED_AT.get_db_prep_save(updated_at, connection=connection),
+        prepared(_GAME_VERSION, version, connection),
+        prepared(_GAME_UPDATED_AT, updated_at, connection),
     ]
 
 

@@ -6,8 +6,9 @@ import json
 from typing import Any
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.core.serializers.json import DjangoJSONEncoder
-from django.db import models
+from django.db import connections, models
 from django.forms.models import model_to_dict
 from django.utils import timezone
 
@@ -43,6 +44,27 @@ def test_the_statements_write_every_column_of_their_tables() -> None:
     assert _columns(ResultChange) == {"id", "game_id", "created_at"}
     assert hand_write.GAME.table == Game._meta.db_table
     assert _written(hand_write.GAME) < _columns(Game)
+
+
+@pytest.mark.parametrize("value", [None, 0, 7, -3, 40000, True, False, "", "made", "12", 2.0])
+@pytest.mark.parametrize("model", [Game, Hand, ResultChange, IdempotencyRecord])
+def test_a_value_is_prepared_as_its_field_prepares_it(model: Any, value: Any) -> None:
+    # The short path for whole numbers, text and yes/no values gives what the field gives, of
+    # the same type (the driver picks the parameter's type from it); a value the field would
+    # refuse is refused alike.
+    connection = connections["default"]
+    for field in model._meta.get_fields():
+        if not isinstance(field, models.Field) or not field.concrete:
+            continue
+        try:
+            expected = field.get_db_prep_save(value, connection=connection)
+        except (TypeError, ValueError, ValidationError) as refused:
+            with pytest.raises(type(refused)):
+                hand_write.prepared(field, value, connection)
+            continue
+        got = hand_write.prepared(field, value, connection)
+        # (by their text: a driver's JSON wrapper has no equality of its own)
+        assert (type(got), repr(got)) == (type(expected), repr(expected)), field.name
 
 
 def _next_hand(game: Game, by: Any = None) -> Hand:
