@@ -435,6 +435,10 @@ SPECTACULAR_SETTINGS = {
         "StateEnum": "tournaments.models.Match.State",
         "WebhookEventEnum": "webhooks.api.serializers.EVENT_CHOICES",
         "DeliveryStateEnum": "webhooks.models.Delivery.State",
+        "BracketSideEnum": "tournaments.api.serializers.BRACKET_SIDES",
+        "FeedOutcomeEnum": "tournaments.api.serializers.FEED_OUTCOMES",
+        "OutcomeEnum": "scoring.models.Hand.OUTCOME_CHOICES",
+        "GrandFinalEnum": "tournaments.models.Stage.GrandFinal",
     },
 }
 

@@ -11,6 +11,7 @@ from rest_framework.test import APIClient
 
 from scoring import services as scoring_services
 from tarabish_site.api.errors import Conflict
+from tests.api_schema import assert_described, served_schema
 from tests.scoring.factories import TeamFactory, UserFactory
 from tests.tournaments.factories import (
     EntryFactory,
@@ -192,6 +193,9 @@ def test_a_director_runs_the_day_through_the_api() -> None:
     assert forfeit.json()["forfeit"] is True
     day = client.get(f"{base}/day/").json()
     assert [m["table"] for m in day["ready"]] == [2]
+    schema = served_schema()
+    assert_described(schema, "Day", day)
+    assert_described(schema, "Bracket", client.get(f"{base}/stages/{stage['id']}/bracket/").json())
     assert client_for(UserFactory()).get(f"{base}/day/").status_code == 403
     signed_out = client_for().get(f"{base}/day/")
     assert signed_out.status_code == 401
@@ -214,6 +218,7 @@ def test_standings_bracket_and_ratings_are_read_in_flat_queries(
     with django_assert_max_num_queries(6):
         bracket = client.get(f"{base}/stages/{stage.pk}/bracket/").json()
     assert bracket["match_count"] == 31
+    assert_described(served_schema(), "Bracket", bracket)
     with django_assert_max_num_queries(4):
         schedule = client.get(f"{base}/schedule/").json()
     assert len(schedule) >= 12

@@ -9,6 +9,7 @@ from typing import Any
 from rest_framework import serializers
 
 from scoring.engine import PRESETS
+from scoring.models import MisplayDispute
 from tarabish_site.api.routes import ID_MAX
 from tarabish_site.api.serializers import OnlyItsChanges, OnlyItsFields
 from tournaments.algorithms.standings import TIEBREAKERS
@@ -445,6 +446,155 @@ class ForfeitSerializer(OnlyItsFields):
         help_text="Overturn a result already decided by play: its games are set aside. "
         "Without it a forfeit of such a match is refused (409 decided_by_play).",
     )
+
+
+# ------------------------------------------------------------------------------ brackets
+# The bracket document (tournaments.algorithms.bracket.bracket_document, with each match's row
+# added by tournaments.selectors.stage_bracket_document), described for the schema; the view
+# answers the document as built, and a test holds its keys to these.
+BRACKET_SIDES = [("winners", "winners"), ("losers", "losers"), ("final", "final")]
+FEED_OUTCOMES = [("winner", "winner"), ("loser", "loser")]
+
+
+class SlotSourceSerializer(serializers.Serializer[Any]):
+    """Where a slot's entry comes from: a seed, the winner or loser of a match, or a bye."""
+
+    kind = serializers.ChoiceField(choices=["seed", "winner", "loser", "bye"])
+    seed = serializers.IntegerField(allow_null=True, help_text="The seed, for `seed`.")
+    match = serializers.CharField(
+        allow_null=True, help_text="The match's key (`W1-2`), for `winner` and `loser`."
+    )
+
+
+class BracketSlotSerializer(serializers.Serializer[Any]):
+    """One of a match's two places: where its entry comes from, and who is there yet."""
+
+    # The document's keys are "source" and "label", names a Field also has.
+    source = SlotSourceSerializer()  # type: ignore[assignment]
+    label = serializers.CharField(  # type: ignore[assignment]
+        help_text="The source in words: `Seed 3`, `Winner W1-2`."
+    )
+    entry = serializers.IntegerField(allow_null=True, help_text="The entry there, once known.")
+    name = serializers.CharField(allow_null=True, help_text="That entry's team.")
+
+
+class BracketFeedSerializer(serializers.Serializer[Any]):
+    """Where the winner or the loser of a match goes next."""
+
+    outcome = serializers.ChoiceField(choices=FEED_OUTCOMES)
+    match = serializers.CharField(help_text="The key of the match they go to.")
+    slot = serializers.IntegerField(min_value=0, max_value=1)
+
+
+class BracketMatchSerializer(serializers.Serializer[Any]):
+    """A match of the bracket: its place in the drawing and its row's state and score."""
+
+    key = serializers.CharField(help_text="Its name in the bracket: `W1-2`, `L3-1`, `GF1`.")
+    side = serializers.ChoiceField(choices=BRACKET_SIDES)
+    round = serializers.IntegerField()
+    number = serializers.IntegerField()
+    reset_of = serializers.CharField(
+        allow_null=True, help_text="For a grand-final reset, the grand final it may replay."
+    )
+    status = serializers.ChoiceField(
+        choices=["pending", "ready", "decided", "void"], help_text="Its state in the drawing."
+    )
+    slots = BracketSlotSerializer(many=True)
+    winner_slot = serializers.IntegerField(allow_null=True)
+    winner = serializers.IntegerField(allow_null=True, help_text="The winning entry.")
+    loser = serializers.IntegerField(allow_null=True, help_text="The losing entry.")
+    feeds = BracketFeedSerializer(many=True)
+    id = serializers.IntegerField(help_text="The match's id (`matches/{id}/`).")
+    table = serializers.IntegerField(allow_null=True)
+    state = serializers.ChoiceField(choices=Match.State.choices)
+    forfeit = serializers.BooleanField()
+    score = serializers.ListField(
+        child=serializers.IntegerField(),
+        min_length=2,
+        max_length=2,
+        help_text="Games won: [home, away].",
+    )
+    points = serializers.ListField(
+        child=serializers.IntegerField(),
+        min_length=2,
+        max_length=2,
+        help_text="Points scored: [home, away].",
+    )
+    held_reason = serializers.CharField(allow_blank=True)
+
+
+class BracketRoundSerializer(serializers.Serializer[Any]):
+    round = serializers.IntegerField()
+    name = serializers.CharField(help_text="`Semi-finals`, `Losers round 2`, `Grand final`...")
+    matches = BracketMatchSerializer(many=True)
+
+
+class BracketSideSerializer(serializers.Serializer[Any]):
+    """The winners' bracket, the losers' (double elimination), or the final matches."""
+
+    side = serializers.ChoiceField(choices=BRACKET_SIDES)
+    rounds = BracketRoundSerializer(many=True)
+
+
+class BracketSeedSerializer(serializers.Serializer[Any]):
+    seed = serializers.IntegerField()
+    entry = serializers.IntegerField(allow_null=True)
+    name = serializers.CharField(allow_null=True)
+
+
+class BracketStageSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    name = serializers.CharField()
+    kind = serializers.ChoiceField(choices=Stage.Kind.choices)
+
+
+class BracketSerializer(serializers.Serializer[Any]):
+    """An elimination stage's bracket as a client draws it: sides of rounds of matches, each
+    with its two slots, where its winner and loser go, and its state and score."""
+
+    format = serializers.ChoiceField(choices=["single_elimination", "double_elimination"])
+    size = serializers.IntegerField(help_text="Places in the first round (a power of two).")
+    grand_final = serializers.ChoiceField(
+        choices=Stage.GrandFinal.choices,
+        allow_null=True,
+        help_text="Double elimination's grand final; null in single elimination.",
+    )
+    third_place = serializers.BooleanField()
+    entries = BracketSeedSerializer(many=True)
+    sides = BracketSideSerializer(many=True)
+    match_count = serializers.IntegerField()
+    round_count = serializers.IntegerField()
+    champion = serializers.IntegerField(allow_null=True, help_text="The winning entry, at the end.")
+    champion_name = serializers.CharField(allow_null=True)
+    finished = serializers.BooleanField()
+    stage = BracketStageSerializer()
+
+
+# ------------------------------------------------------------------------------ the day
+class DayDisputeSerializer(serializers.Serializer[Any]):
+    """A misplay dispute of one of the tournament's games, waiting for a director."""
+
+    id = serializers.IntegerField(source="pk")
+    status = serializers.ChoiceField(choices=MisplayDispute.Status.choices)
+    ruling = serializers.ChoiceField(choices=MisplayDispute.Ruling.choices)
+    game = serializers.IntegerField(source="hand.game_id")
+    hand = serializers.IntegerField(source="hand.number")
+
+
+class DaySerializer(serializers.Serializer[Any]):
+    """The director's day at a glance (:func:`tournaments.selectors.director_day`)."""
+
+    tournament = serializers.CharField(source="tournament.slug", help_text="Its slug.")
+    entries = serializers.IntegerField(help_text="Entries registered.")
+    checked_in = serializers.IntegerField()
+    ready = MatchSerializer(many=True, help_text="Matches that can start now.")
+    in_progress = MatchSerializer(many=True)
+    waiting = serializers.SerializerMethodField(help_text="Matches waiting for their teams.")
+    held = MatchSerializer(many=True, help_text="Matches whose changed result waits.")
+    disputes = DayDisputeSerializer(many=True)
+
+    def get_waiting(self, day: Any) -> int:
+        return len(day.waiting)
 
 
 # ------------------------------------------------------------------------------ standings

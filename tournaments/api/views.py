@@ -33,9 +33,11 @@ from tarabish_site.api.versioning import (
 from tarabish_site.api.viewsets import ApiViewSet
 from tournaments import exports, selectors, services
 from tournaments.api.serializers import (
+    BracketSerializer,
     BulkEntrySerializer,
     CheckInSerializer,
     CsvImportSerializer,
+    DaySerializer,
     DirectorSerializer,
     EntryCreateSerializer,
     EntrySerializer,
@@ -624,7 +626,7 @@ class StageViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
         summary="The bracket document (rounds, matches, slot sources) of an elimination stage",
         tags=[TAG_S],
         parameters=[SLUG],
-        responses={200: OpenApiTypes.OBJECT, **error_responses(404, 409)},
+        responses={200: BracketSerializer, **error_responses(404, 409)},
     )
     @action(detail=True, methods=["get"])
     def bracket(self, request: Request, tournament_slug: str, pk: str) -> Response:
@@ -791,7 +793,7 @@ class RatingViewSet(mixins.ListModelMixin, JsonApiViewSet):
 @extend_schema(
     summary="The director's day at a glance",
     tags=[TAG_T],
-    responses={200: OpenApiTypes.OBJECT, **error_responses(401, 403, 404)},
+    responses={200: DaySerializer, **error_responses(401, 403, 404)},
 )
 class DayView(JsonApiViewSet):
     """Matches ready, in progress, waiting and held; disputes to rule on (directors only: 401
@@ -803,25 +805,4 @@ class DayView(JsonApiViewSet):
         tournament = _tournament(request, tournament_slug)
         if not selectors.tournament_directed_by(tournament, request.user):
             raise NotAllowed("Only a director of this tournament sees the day at a glance.")
-        day = selectors.director_day(tournament)
-        return Response(
-            {
-                "tournament": tournament.slug,
-                "entries": day.entries,
-                "checked_in": day.checked_in,
-                "ready": MatchSerializer(day.ready, many=True).data,
-                "in_progress": MatchSerializer(day.in_progress, many=True).data,
-                "waiting": len(day.waiting),
-                "held": MatchSerializer(day.held, many=True).data,
-                "disputes": [
-                    {
-                        "id": d.pk,
-                        "status": d.status,
-                        "ruling": d.ruling,
-                        "game": d.hand.game_id,
-                        "hand": d.hand.number,
-                    }
-                    for d in day.disputes
-                ],
-            }
-        )
+        return Response(DaySerializer(selectors.director_day(tournament)).data)
