@@ -180,11 +180,11 @@ def enter_summary(client: AuthenticatedClient, game_id: int, retries: int = 0) -
     )
     key = new_key()
     entered = call(
-        games_hands_create, 201, client=client, game_pk=game_id, body=body, idempotency_key=key
+        games_hands_create, 201, client=client, id=game_id, body=body, idempotency_key=key
     )
     for _ in range(retries):  # the answer was lost on the way: the pad sends it again
         again = call(
-            games_hands_create, 201, client=client, game_pk=game_id, body=body, idempotency_key=key
+            games_hands_create, 201, client=client, id=game_id, body=body, idempotency_key=key
         )
         expect(again.headers.get("Idempotent-Replayed") == "true", again.headers)
         expect(again.parsed.number == entered.parsed.number, "")
@@ -213,18 +213,18 @@ def play_casual_game(keeper: AuthenticatedClient, director: AuthenticatedClient)
         games_hands_create,
         201,
         client=keeper,
-        game_pk=game_id,
+        id=game_id,
         body=tricks,
         idempotency_key=new_key(),
     )
 
     # Hand 2, its answer lost twice: entered once.
     enter_summary(keeper, game_id, retries=2)
-    listed = call(games_hands_list, 200, client=keeper, game_pk=game_id).parsed
+    listed = call(games_hands_list, 200, client=keeper, id=game_id).parsed
     expect([hand.number for hand in listed.results] == [1, 2], listed)
 
     # Hand 2 corrected with the tag it was read at; a second pad's stale tag is refused.
-    read = call(games_hands_retrieve, 200, client=keeper, game_pk=game_id, number=2)
+    read = call(games_hands_retrieve, 200, client=keeper, id=game_id, number=2)
     etag = read.headers["ETag"]
     entry = as_dict(read.parsed.entry)
     entry["card_points"] = {"team": entry["card_points"]["team"], "points": 100}
@@ -235,7 +235,7 @@ def play_casual_game(keeper: AuthenticatedClient, director: AuthenticatedClient)
         games_hands_update,
         200,
         client=keeper,
-        game_pk=game_id,
+        id=game_id,
         number=2,
         body=correction,
         if_match=etag,
@@ -245,7 +245,7 @@ def play_casual_game(keeper: AuthenticatedClient, director: AuthenticatedClient)
         games_hands_update,
         412,
         client=keeper,
-        game_pk=game_id,
+        id=game_id,
         number=2,
         body=correction,
         if_match=etag,
@@ -258,7 +258,7 @@ def play_casual_game(keeper: AuthenticatedClient, director: AuthenticatedClient)
         games_hands_undo_last,
         200,
         client=keeper,
-        game_pk=game_id,
+        id=game_id,
         body=OptionalReasonRequest(reason="wrong table"),
         if_match=game_tag,
         idempotency_key=new_key(),
@@ -271,7 +271,7 @@ def play_casual_game(keeper: AuthenticatedClient, director: AuthenticatedClient)
         games_hands_disputes_create,
         201,
         client=keeper,
-        game_pk=game_id,
+        id=game_id,
         number=1,
         body=DisputeCreateRequest(called_by=0, accused=1, trick=1),
         idempotency_key=new_key(),
@@ -317,7 +317,7 @@ def play_tournament_match(director: AuthenticatedClient) -> None:
             tournaments_entries_create,
             201,
             client=director,
-            tournament_slug=slug,
+            slug=slug,
             body=EntryCreateRequest.from_dict({"team": team}),
         ).parsed.id
         for team in teams
@@ -328,7 +328,7 @@ def play_tournament_match(director: AuthenticatedClient) -> None:
             tournaments_entries_check_in,
             200,
             client=director,
-            tournament_slug=slug,
+            slug=slug,
             id=entry,
         )
     call(tournaments_process_check_in, 200, client=director, slug=slug)
@@ -336,14 +336,14 @@ def play_tournament_match(director: AuthenticatedClient) -> None:
         tournaments_stages_create,
         201,
         client=director,
-        tournament_slug=slug,
+        slug=slug,
         body=StageCreateRequest.from_dict({"kind": "round_robin"}),
     ).parsed
     call(
         tournaments_stages_start,
         200,
         client=director,
-        tournament_slug=slug,
+        slug=slug,
         id=stage.id,
     )
     matches = call(matches_list, 200, client=director, stage=stage.id).parsed.results
@@ -365,7 +365,7 @@ def play_tournament_match(director: AuthenticatedClient) -> None:
         tournaments_stages_standings_list,
         200,
         client=director,
-        tournament_slug=slug,
+        slug=slug,
         id=stage.id,
     ).parsed
     table = standings[0].rows

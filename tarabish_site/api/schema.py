@@ -396,11 +396,36 @@ _ID_OF = {
 }
 
 
+#: A path parameter a nested route names after its parent (``games/{game_pk}/hands/``), named
+#: as the parent's own routes name it (``games/{id}/``): one name for one thing in every path.
+_PARENT_NAMES = {"game_pk": "id", "tournament_slug": "slug"}
+
+
+def _same_names(result: dict[str, Any]) -> None:
+    paths = result.get("paths", {})
+    for path in list(paths):
+        renamed = path
+        for nested, own in _PARENT_NAMES.items():
+            renamed = renamed.replace(f"{{{nested}}}", f"{{{own}}}")
+        if renamed == path:
+            continue
+        if renamed in paths:
+            raise ValueError(f"two routes would document {renamed}")
+        operations = paths.pop(path)
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []):
+                if parameter.get("in") == "path" and parameter["name"] in _PARENT_NAMES:
+                    parameter["name"] = _PARENT_NAMES[parameter["name"]]
+        paths[renamed] = operations
+
+
 def path_parameters_hook(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-    """One shape per path parameter (a postprocessing hook): a row id or a hand number is an
-    integer wherever it appears (the URL takes digits only, so DRF's router documents it as a
-    string with a pattern where a view names its own type as an integer), a tournament's slug
-    is the same string everywhere, and an id says whose it is."""
+    """One name and one shape per path parameter (a postprocessing hook): a game is ``{id}``
+    and a tournament ``{slug}`` in every path, under them as on their own; a row id or a hand
+    number is an integer wherever it appears (the URL takes digits only, so DRF's router
+    documents it as a string with a pattern where a view names its own type as an integer), a
+    tournament's slug is the same string everywhere, and an id says whose it is."""
+    _same_names(result)
     for path, operations in result.get("paths", {}).items():
         segments = path.strip("/").split("/")
         for operation in operations.values():
@@ -410,7 +435,7 @@ def path_parameters_hook(result: dict[str, Any], **kwargs: Any) -> dict[str, Any
                 name, schema = parameter["name"], parameter.get("schema", {})
                 if schema == _DIGITS or schema.get("type") == "integer":
                     parameter["schema"] = dict(_PATH_INTEGER)
-                if name in {"slug", "tournament_slug"}:
+                if name == "slug":
                     parameter["schema"] = dict(_SLUG)
                     parameter.setdefault("description", "The tournament's slug.")
                 if name == "number":

@@ -111,7 +111,7 @@ def test_a_body_is_required_wherever_an_empty_one_is_refused(schema: dict[str, A
         assert body.get("required", False) == needed, (path, method)
         required += needed
     assert required > 20
-    hands = schema["paths"]["/api/v1/games/{game_pk}/hands/"]["post"]["requestBody"]
+    hands = schema["paths"]["/api/v1/games/{id}/hands/"]["post"]["requestBody"]
     assert hands["required"] is True
 
 
@@ -139,3 +139,18 @@ def test_every_answer_is_described_by_a_component(schema: dict[str, Any]) -> Non
             body = content["schema"]
             body = body.get("items", body) if body.get("type") == "array" else body
             assert "$ref" in body, (path, method, status, body)
+
+
+def test_a_thing_in_a_path_has_one_name_everywhere(schema: dict[str, Any]) -> None:
+    """A game is ``{id}`` under ``games/`` whether the path reads it or a hand of it, and a
+    tournament ``{slug}`` under ``tournaments/``: a generated client's argument for one thing
+    has one name."""
+    names = set()
+    for path, _, operation in _operations(schema):
+        for parameter in operation.get("parameters", []):
+            if parameter["in"] == "path":
+                names.add(parameter["name"])
+                assert f"{{{parameter['name']}}}" in path, (path, parameter["name"])
+    assert names == {"id", "slug", "number", "user_id"}
+    hands = schema["paths"]["/api/v1/games/{id}/hands/"]["post"]["parameters"]
+    assert [p["name"] for p in hands if p["in"] == "path"] == ["id"]

@@ -35,11 +35,11 @@ def test_a_player_or_team_filter_is_an_id(schema: dict[str, Any]) -> None:
     [
         ("/api/v1/matches/{id}/confirm-reset/", "post", "400"),  # a malformed If-Match
         ("/api/v1/matches/{id}/forfeit/", "post", "400"),
-        ("/api/v1/tournaments/{tournament_slug}/entries/", "post", "429"),
+        ("/api/v1/tournaments/{slug}/entries/", "post", "429"),
         ("/api/v1/tournaments/{slug}/", "patch", "429"),
         ("/api/v1/disputes/{id}/ruling/", "post", "428"),  # If-Match: *
         ("/api/v1/players/", "post", "422"),  # an Idempotency-Key used for another body
-        ("/api/v1/games/{game_pk}/hands/{number}/", "put", "429"),
+        ("/api/v1/games/{id}/hands/{number}/", "put", "429"),
     ],
 )
 def test_every_status_a_write_answers_is_documented(
@@ -58,7 +58,7 @@ def test_the_idempotency_key_says_what_the_server_takes(schema: dict[str, Any]) 
 
 
 def test_a_correction_documents_its_own_body(schema: dict[str, Any]) -> None:
-    put = schema["paths"]["/api/v1/games/{game_pk}/hands/{number}/"]["put"]
+    put = schema["paths"]["/api/v1/games/{id}/hands/{number}/"]["put"]
     content = put["requestBody"]["content"]["application/json"]
     assert content["schema"] == {"$ref": "#/components/schemas/HandCorrectionRequest"}
     components = schema["components"]["schemas"]

@@ -44,13 +44,13 @@ def test_every_scoring_endpoint_is_in_the_schema(schema: dict[str, Any]) -> None
         ("/api/v1/games/{id}/first-dealer/", "post"),
         ("/api/v1/games/{id}/end-early/", "post"),
         ("/api/v1/games/{id}/reopen/", "post"),
-        ("/api/v1/games/{game_pk}/hands/", "get"),
-        ("/api/v1/games/{game_pk}/hands/", "post"),
-        ("/api/v1/games/{game_pk}/hands/{number}/", "get"),
-        ("/api/v1/games/{game_pk}/hands/{number}/", "put"),
-        ("/api/v1/games/{game_pk}/hands/undo-last/", "post"),
-        ("/api/v1/games/{game_pk}/hands/preview/", "post"),
-        ("/api/v1/games/{game_pk}/hands/{number}/disputes/", "post"),
+        ("/api/v1/games/{id}/hands/", "get"),
+        ("/api/v1/games/{id}/hands/", "post"),
+        ("/api/v1/games/{id}/hands/{number}/", "get"),
+        ("/api/v1/games/{id}/hands/{number}/", "put"),
+        ("/api/v1/games/{id}/hands/undo-last/", "post"),
+        ("/api/v1/games/{id}/hands/preview/", "post"),
+        ("/api/v1/games/{id}/hands/{number}/disputes/", "post"),
         ("/api/v1/disputes/", "get"),
         ("/api/v1/disputes/{id}/", "get"),
         ("/api/v1/disputes/{id}/ruling/", "post"),
@@ -96,7 +96,7 @@ def test_reads_document_their_not_found_answers(schema: dict[str, Any]) -> None:
 
 
 def test_hand_bodies_are_documented_both_ways(schema: dict[str, Any]) -> None:
-    body = schema["paths"]["/api/v1/games/{game_pk}/hands/"]["post"]["requestBody"]
+    body = schema["paths"]["/api/v1/games/{id}/hands/"]["post"]["requestBody"]
     entry = body["content"]["application/json"]["schema"]
     assert entry == {"$ref": "#/components/schemas/HandEntryRequest"}
     kinds = schema["components"]["schemas"]["HandEntryRequest"]["discriminator"]["mapping"]
