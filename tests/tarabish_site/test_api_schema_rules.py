@@ -1,6 +1,9 @@
 """Rules the generated schema keeps, read from the schema itself so that a new endpoint or
-field that breaks one fails here: one shape for a field wherever an answer carries it; an
-operation id that says what the operation does."""
+field that breaks one fails here: one shape for a seat in every answer; operation ids that say
+what an operation does; Location, Retry-After and If-Match declared where they belong; bodies
+required where an empty one is refused; every answer a component; one name for a thing in
+every path; the standings row from the model. (Types, anonymous reads, unknown keys and
+query parameters, page sizes and descriptions: test_api_contract.py.)"""
 
 import json
 from typing import Any
@@ -154,3 +157,18 @@ def test_a_thing_in_a_path_has_one_name_everywhere(schema: dict[str, Any]) -> No
     assert names == {"id", "slug", "number", "user_id"}
     hands = schema["paths"]["/api/v1/games/{id}/hands/"]["post"]["parameters"]
     assert [p["name"] for p in hands if p["in"] == "path"] == ["id"]
+
+
+def test_if_match_is_required_wherever_going_without_it_is_428(schema: dict[str, Any]) -> None:
+    """Where a missing ``If-Match`` is refused with 428 the header is required; a ruling takes
+    it optionally (without it, the ruling is made on the dispute as it is) and answers 428 only
+    for ``*``, as its description says."""
+    for path, method, operation in _operations(schema):
+        headers = {p["name"]: p for p in operation.get("parameters", []) if p["in"] == "header"}
+        if_match = headers.get("If-Match")
+        if "428" not in operation["responses"]:
+            assert if_match is None or not if_match.get("required"), (path, method)
+            continue
+        assert if_match is not None, (path, method)
+        if not if_match.get("required"):
+            assert "`*`" in operation["responses"]["428"]["description"], (path, method)
