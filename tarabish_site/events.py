@@ -90,7 +90,8 @@ class Insert:
 
 #: ``recorder(event, connection, source)``: the statement storing ``event``, or None when
 #: nothing is to be stored. ``source``, when given, names a ``WITH`` query of the statement the
-#: insert joins (its one row has the game's ``id``); None: the insert stands alone.
+#: insert joins (its one row has the game's ``id`` and new ``updated_at``); None: the insert
+#: stands alone.
 Recorder = Callable[[Event, BaseDatabaseWrapper, str | None], Insert | None]
 
 _recorders: list[Recorder] = []

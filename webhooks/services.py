@@ -289,19 +289,23 @@ def deliveries_insert(
         new_id, data = "lower(hex(randomblob(16)))", "%s"
         wants = "EXISTS (SELECT 1 FROM json_each(s.events) WHERE json_each.value = %s)"
         wanted = event.name
-    now = connection.ops.adapt_datetimefield_value(timezone.now())
+    # The state is this module's constant, written into the statement; joined to the game's
+    # row, the delivery is made when the game changed, so the hand's statement keeps few
+    # parameters (its driver caches the parsing of statements of at most 50).
+    pending = Delivery.State.PENDING.value
+    assert pending.isidentifier()  # noqa: S101 - safe to write as a literal
+    if source is None:
+        when = "%s"
+        now = connection.ops.adapt_datetimefield_value(timezone.now())
+        times = [now]
+    else:
+        when, times = f"{source}.updated_at", []
     sql = (
         f"INSERT INTO {q(delivery)} (id, subscription_id, event, data, state, attempts, "  # noqa: S608
-        f"next_attempt_at, created_at) SELECT {new_id}, s.id, %s, {data}, %s, 0, %s, %s "
-        f"FROM {tables} WHERE {where} AND s.active AND {wants} RETURNING id"
+        f"next_attempt_at, created_at) SELECT {new_id}, s.id, %s, {data}, '{pending}', 0, "
+        f"{when}, {when} FROM {tables} WHERE {where} AND s.active AND {wants} RETURNING id"
     )
-    values = [
-        event.name,
-        json.dumps(event.data, cls=DjangoJSONEncoder),
-        Delivery.State.PENDING.value,
-        now,
-        now,
-    ]
+    values = [event.name, json.dumps(event.data, cls=DjangoJSONEncoder), *times, *times]
     return events.Insert(sql, (*values, *params, wanted), deliveries_send_on_commit)
 
 
