@@ -9,13 +9,13 @@ from django.contrib.auth import get_user_model, password_validation
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import PRESET_NAMES
+from scoring.wording import preset_choices
 
 
 class TableForm(forms.Form):
     name = forms.CharField(label=_("Table name"), max_length=60, required=False)
     ruleset_preset = forms.ChoiceField(
-        label=_("Rules"), choices=list(PRESET_NAMES.items()), initial="cape-breton-standard"
+        label=_("Rules"), choices=preset_choices, initial="cape-breton-standard"
     )
     public = forms.BooleanField(
         label=_("Public: listed in the lobby (otherwise by invite link only)"),

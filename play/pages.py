@@ -19,8 +19,9 @@ from play import services
 from play.forms import SignUpForm, TableForm
 from play.models import Seat, Table
 from scoring import services as scoring
-from scoring.engine import PRESET_NAMES, EngineError
+from scoring.engine import EngineError
 from scoring.views.common import OUTCOME_LABELS
+from scoring.wording import preset_choices, preset_name, ruleset_lines
 from tarabish_site.api.errors import ApplicationError
 
 
@@ -39,7 +40,7 @@ def _tables(request: HttpRequest) -> list[Table]:
         .order_by("-updated_at")[:50]
     )
     for table in tables:
-        table.preset_name = PRESET_NAMES.get(table.ruleset_preset, table.ruleset_preset)  # type: ignore[attr-defined]
+        table.preset_name = preset_name(table.ruleset_preset)  # type: ignore[attr-defined]
     return tables
 
 
@@ -65,7 +66,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "tables": _tables(request),
         "table_form": table_form,
         "signup": signup,
-        "presets": PRESET_NAMES,
+        "presets": dict(preset_choices()),
     }
     return render(request, "play/lobby.html", context, status=status)
 
@@ -114,8 +115,8 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
         )
         if seat is not None or table.created_by_id == request.user.pk
         else "",
-        "preset": PRESET_NAMES.get(table.ruleset_preset, table.ruleset_preset),
-        "rules": table.engine_ruleset.describe(),
+        "preset": preset_name(table.ruleset_preset),
+        "rules": ruleset_lines(table.engine_ruleset),
         "words": play_words(),
     }
     return render(request, "play/table.html", context)
@@ -200,7 +201,7 @@ def table_seat(request: HttpRequest, pk: int) -> HttpResponse:
             "error": str(exc),
             "table_form": TableForm(prefix="table"),
             "signup": SignUpForm(prefix="signup"),
-            "presets": PRESET_NAMES,
+            "presets": dict(preset_choices()),
         }
         return render(request, "play/lobby.html", context, status=409)
     if do == "stand":

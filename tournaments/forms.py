@@ -8,7 +8,7 @@ from typing import Any
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from scoring.engine import PRESET_NAMES
+from scoring.wording import preset_choices
 from tournaments.models import POOLS_MAX, SWISS_ROUNDS_MAX
 from tournaments.services.setup import FORMAT_PRESETS, SEEDINGS
 
@@ -85,7 +85,7 @@ class SetupForm(forms.Form):
         super().__init__(*args, **kwargs)
         rules = self.fields["ruleset_preset"]
         assert isinstance(rules, forms.ChoiceField)  # noqa: S101 - declared above
-        rules.choices = list(PRESET_NAMES.items())
+        rules.choices = preset_choices()
         self.fields["ruleset_preset"].initial = "cape-breton-standard"
         self.fields["seeding"].initial = "as_entered"
 

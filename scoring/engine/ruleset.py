@@ -23,6 +23,14 @@ from scoring.engine.errors import RulesetError
 
 __all__ = ["PRESETS", "PRESET_NAMES", "BothOver", "FirstDealerRule", "Ruleset", "preset"]
 
+
+def gettext_noop(text: str) -> str:
+    """The phrase as it is: the engine speaks English. The call marks it for the project's
+    translation catalogue (gettext's extractor finds it by name), so the pages can say it in
+    the reader's language (``scoring.views.common.ruleset_lines``)."""
+    return text
+
+
 BothOver = Literal["higher", "caller"]
 FirstDealerRule = Literal["flip_for_jacks", "high_card"]
 
@@ -84,62 +92,71 @@ class Ruleset:
         'No: the dealer is stuck and must name trump'
         """
         forced = (
-            "No: nobody is forced to name trump"
+            gettext_noop("No: nobody is forced to name trump")
             if self.forced_at is None
-            else f"A team with more than {self.forced_at} points may not let the call reach "
-            "an opposing dealer"
+            else gettext_noop(
+                "A team with more than %(points)s points may not let the call reach "
+                "an opposing dealer"
+            )
+            % {"points": self.forced_at}
         )
         return (
             (
-                "Dealer may pass",
-                "Yes: if all four pass the hand is void"
+                gettext_noop("Dealer may pass"),
+                gettext_noop("Yes: if all four pass the hand is void")
                 if self.dealer_may_pass
-                else "No: the dealer is stuck and must name trump",
+                else gettext_noop("No: the dealer is stuck and must name trump"),
             ),
-            ("Forced to call", forced),
+            (gettext_noop("Forced to call"), forced),
             (
-                "Runs count for the team",
-                "Yes: the partner's shown runs count too"
+                gettext_noop("Runs count for the team"),
+                gettext_noop("Yes: the partner's shown runs count too")
                 if self.runs_count_for_team
-                else "No: only the player with the best run counts runs",
+                else gettext_noop("No: only the player with the best run counts runs"),
             ),
             (
-                "Bella on the first card",
-                "Yes: bella may be called when the first of king and queen of trump is played"
+                gettext_noop("Bella on the first card"),
+                gettext_noop(
+                    "Yes: bella may be called when the first of king and queen of trump is played"
+                )
                 if self.bella_on_first
-                else "No: bella is called when the second of king and queen of trump is played",
+                else gettext_noop(
+                    "No: bella is called when the second of king and queen of trump is played"
+                ),
             ),
             (
-                "Half-bait",
-                "Counts as a bait: the other team scores the whole hand"
+                gettext_noop("Half-bait"),
+                gettext_noop("Counts as a bait: the other team scores the whole hand")
                 if self.half_bait_is_whole_bait
-                else "The calling team scores 0, the other team scores its own half",
+                else gettext_noop("The calling team scores 0, the other team scores its own half"),
             ),
             (
-                "No trump allowed",
-                "Yes: a caller may name no trump; every suit is plain, the cards hold 130 "
-                "points and there is no bella"
+                gettext_noop("No trump allowed"),
+                gettext_noop(
+                    "Yes: a caller may name no trump; every suit is plain, the cards hold 130 "
+                    "points and there is no bella"
+                )
                 if self.no_trump_allowed
-                else "No: the caller must name a trump suit",
+                else gettext_noop("No: the caller must name a trump suit"),
             ),
-            ("Game", f"{self.target} points"),
+            (gettext_noop("Game"), gettext_noop("%(target)s points") % {"target": self.target}),
             (
-                "Both teams over",
-                "The calling team of that hand wins"
+                gettext_noop("Both teams over"),
+                gettext_noop("The calling team of that hand wins")
                 if self.both_over == "caller"
-                else "The higher total wins; on an exact tie another hand is played",
+                else gettext_noop("The higher total wins; on an exact tie another hand is played"),
             ),
             (
-                "First dealer",
-                "High card: each player cuts, the highest in trump order deals"
+                gettext_noop("First dealer"),
+                gettext_noop("High card: each player cuts, the highest in trump order deals")
                 if self.first_dealer == "high_card"
-                else "Flip for jacks: the first player dealt a jack deals",
+                else gettext_noop("Flip for jacks: the first player dealt a jack deals"),
             ),
             (
-                "Passing shows the kitty",
-                "Yes: a player who passes sees their own kitty at once"
+                gettext_noop("Passing shows the kitty"),
+                gettext_noop("Yes: a player who passes sees their own kitty at once")
                 if self.pass_reveals_kitty
-                else "No: the kitties stay face down until trump is named",
+                else gettext_noop("No: the kitties stay face down until trump is named"),
             ),
         )
 
@@ -199,10 +216,10 @@ PRESETS: Mapping[str, Ruleset] = MappingProxyType(
 )
 PRESET_NAMES: Mapping[str, str] = MappingProxyType(
     {
-        "cape-breton-standard": "Cape Breton standard",
-        "kitchen-table": "Kitchen table",
-        "forced-at-400": "Forced at 400",
-        "online-family": "Online family table",
+        "cape-breton-standard": gettext_noop("Cape Breton standard"),
+        "kitchen-table": gettext_noop("Kitchen table"),
+        "forced-at-400": gettext_noop("Forced at 400"),
+        "online-family": gettext_noop("Online family table"),
     }
 )
 

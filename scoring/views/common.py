@@ -23,6 +23,7 @@ from scoring.charts import ChartHand, running_score_svg
 from scoring.engine import EngineError, Suit
 from scoring.forms import form_field_of
 from scoring.models import Game, Hand, MisplayDispute
+from scoring.wording import ruleset_lines
 from tarabish_site.api.errors import ApplicationError, NotFound
 
 OUTCOME_LABELS = {
@@ -198,7 +199,7 @@ def game_context(game: Game, hands: Sequence[Hand]) -> dict[str, Any]:
         "forced_name": names.get(forced) if forced is not None else "",
         "status_text": _status_text(game),
         "tie_text": _tie_text(game),
-        "ruleset_lines": rules.describe(),
+        "ruleset_lines": ruleset_lines(rules),
         "target": rules.target,
         "chart": chart_svg(game, rows) if rows else "",
         "pending_disputes": any(

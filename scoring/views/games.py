@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 
 from scoring import services
-from scoring.engine import PRESET_NAMES, EngineError
+from scoring.engine import EngineError
 from scoring.forms import CasualGameForm
 from scoring.views.common import (
     _game_or_404,
@@ -19,6 +19,7 @@ from scoring.views.common import (
     post_else_back,
 )
 from scoring.views.pad import _pad_with_error
+from scoring.wording import preset_choices
 from tarabish_site.api.errors import ApplicationError
 
 
@@ -55,7 +56,9 @@ def game_next(request: HttpRequest, pk: int) -> HttpResponse:
 @login_required
 def game_new(request: HttpRequest) -> HttpResponse:
     """A casual game between two teams: four names and the rules."""
-    form = CasualGameForm(request.POST if request.method == "POST" else None, presets=PRESET_NAMES)
+    form = CasualGameForm(
+        request.POST if request.method == "POST" else None, presets=dict(preset_choices())
+    )
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:

@@ -97,6 +97,24 @@ def test_the_score_pad_and_its_script_words_are_in_french(client: Client) -> Non
     assert response.context["config"]["outcomes"]["bait"] == "Bête"
 
 
+def test_a_game_s_rules_and_the_presets_are_said_in_french(client: Client) -> None:
+    game = GameFactory()
+    page = _page(client.get(reverse("scoring:game-detail", args=[game.pk]), **FRENCH))
+    # the engine's phrases, the one with a number included
+    assert "Le donneur peut passer" in page
+    assert "Non\u00a0: le donneur est pris et doit nommer l&#x27;atout" in page
+    assert f"{game.engine_ruleset.target} points" in page
+    client.force_login(UserFactory())
+    form = _page(client.get(reverse("scoring:game-new"), **FRENCH))
+    assert "Standard du Cap-Breton" in form
+    # English readers still get the engine's own words
+    translation.deactivate()
+    english = _page(
+        client.get(reverse("scoring:game-detail", args=[game.pk]), HTTP_ACCEPT_LANGUAGE="en")
+    )
+    assert "No: the dealer is stuck and must name trump" in english
+
+
 def test_a_tournament_page_is_in_french(client: Client) -> None:
     tournament = tournament_ready(4, slug="cheticamp")
     stage = add_stage(tournament, "round_robin")
