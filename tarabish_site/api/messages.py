@@ -122,6 +122,7 @@ CODE_MESSAGES: dict[str, str | Promise] = {
     "not_your_seat": _("This is not your seat."),
     "nothing_held": _("No changed result waits for a director in this match."),
     "nothing_next": _("There is nothing to go on to."),
+    "odd": _("Only an even number of teams is paired."),
     "order": _("A match is fed by one that does not come before it."),
     "out_of_turn": _("It is not this seat's turn."),
     "permission_denied": _("You may not do this."),
