@@ -154,7 +154,7 @@ def test_a_thing_in_a_path_has_one_name_everywhere(schema: dict[str, Any]) -> No
             if parameter["in"] == "path":
                 names.add(parameter["name"])
                 assert f"{{{parameter['name']}}}" in path, (path, parameter["name"])
-    assert names == {"id", "slug", "number", "user_id"}
+    assert names == {"id", "slug", "number", "user_id", "delivery_id"}
     hands = schema["paths"]["/api/v1/games/{id}/hands/"]["post"]["parameters"]
     assert [p["name"] for p in hands if p["in"] == "path"] == ["id"]
 

@@ -16,7 +16,7 @@ from rest_framework.response import Response
 
 from tarabish_site.api.errors import NotFound
 from tarabish_site.api.idempotency import idempotent
-from tarabish_site.api.schema import error_responses
+from tarabish_site.api.schema import LOCATION_HEADER, error_responses
 from tarabish_site.api.versioning import (
     ETAG_RESPONSE_HEADER,
     IF_MATCH_PARAMETER,
@@ -87,7 +87,7 @@ class WebhookViewSet(mixins.ListModelMixin, ApiViewSet):
         description="The answer carries the secret that signs every delivery, once: it is "
         "never shown again.",
         tags=[TAG],
-        parameters=[SLUG, ETAG_RESPONSE_HEADER],
+        parameters=[SLUG, ETAG_RESPONSE_HEADER, LOCATION_HEADER],
         request=SubscriptionCreateSerializer,
         responses={
             201: SubscriptionCreatedSerializer,
@@ -134,6 +134,7 @@ class WebhookViewSet(mixins.ListModelMixin, ApiViewSet):
 
     @extend_schema(
         summary="Remove a webhook and its deliveries",
+        operation_id="tournaments_webhooks_remove",
         tags=[TAG],
         parameters=[SLUG],
         responses={204: None, **error_responses(401, 403, 404)},
@@ -145,6 +146,7 @@ class WebhookViewSet(mixins.ListModelMixin, ApiViewSet):
         return Response(status=204)
 
     @extend_schema(
+        operation_id="tournaments_webhooks_enable",
         summary="Enable a webhook again (after it was disabled for its failures)",
         description="Starts its count of failures over and sends the deliveries that waited.",
         tags=[TAG],
@@ -181,6 +183,7 @@ class WebhookViewSet(mixins.ListModelMixin, ApiViewSet):
 
     @extend_schema(
         summary="Send a delivery again",
+        operation_id="tournaments_webhooks_deliveries_redeliver",
         description="The same id and body, signed anew, sent at once (after the webhook is "
         "enabled, if it is disabled).",
         tags=[TAG],
