@@ -148,6 +148,12 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         move = _db(services.computer_move)
         if await move(table=self.table_id, version=version):
             return
+        view = (state.get("hand") or {}).get("view") or {}
+        if any(a["type"] == "bella" for a in view.get("legal_actions", ())):
+            # this seat's person may call bella: the computers wait for them, then go on
+            await asyncio.sleep(settings.PLAY_BELLA_WAIT)
+            if await move(table=self.table_id, version=version):
+                return
         after = state["replace_after"]
         if after is not None and any(s["away"] for s in state["seats"]):
             await asyncio.sleep(after)

@@ -481,9 +481,20 @@ def _computer_seats(pos: Position, now: datetime) -> set[int]:
     return out
 
 
+def bella_owed(state: HandState | None, computers: set[int]) -> bool:
+    """A person (not a computer) may call bella now: it is called right after the card, so
+    the computers hold their next move for a while (``PLAY_BELLA_WAIT``)."""
+    return state is not None and any(
+        bots.urgent(state, s) is not None for s in range(4) if s not in computers
+    )
+
+
 def _computer_move(pos: Position, now: datetime, rng: random.Random) -> tuple[int, dict[str, Any]]:
     computers = _computer_seats(pos, now)
     table, state, hand = pos.table, pos.state, pos.hand
+    waited = (now - table.updated_at).total_seconds()
+    if waited < settings.PLAY_BELLA_WAIT and bella_owed(state, computers):
+        return -1, {}
     if table.phase == Table.Phase.CUTTING and hand is not None:
         seat = cutter_of(hand.dealer)
         if seat in computers:
@@ -569,6 +580,7 @@ __all__ = [
     "HAND_MOVES",
     "TABLE_MOVES",
     "Position",
+    "bella_owed",
     "bot_player",
     "computer_move",
     "computer_moves_due",

@@ -199,6 +199,9 @@ PLAY_COMPUTER_DELAY = (
     env.float("PLAY_COMPUTER_DELAY_MIN", default=0.6),
     env.float("PLAY_COMPUTER_DELAY_MAX", default=1.4),
 )
+#: Seconds the computer players hold their next move while a person may call bella (it is
+#: called right after the card, before anyone else acts).
+PLAY_BELLA_WAIT = env.float("PLAY_BELLA_WAIT", default=4.0)
 
 # --------------------------------------------------------------------------------------- celery
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")
