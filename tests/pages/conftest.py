@@ -7,6 +7,7 @@ beside it are ordinary synchronous calls, which Django would refuse while a loop
 
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -109,3 +110,65 @@ def sign_in(browser_context: Any, live_server: Any) -> Callable[[Any], None]:
         )
 
     return sign_in_as
+
+
+class AsgiLiveServer:
+    """daphne serving the ASGI application in a thread (see :func:`asgi_live_server`)."""
+
+    def __init__(self, server: Any) -> None:
+        self.server = server
+        self.url = f"http://localhost:{server.listening_addresses[0][1]}"
+
+    def wait_idle(self, timeout: float = 10) -> None:
+        """Return once every connection closed is done with (its consumer's last write made),
+        so nothing writes while the test's database is emptied."""
+        deadline = time.monotonic() + timeout
+        while self.server.connections and time.monotonic() < deadline:
+            time.sleep(0.05)
+
+
+@pytest.fixture(scope="session")
+def asgi_live_server(_live_server_on_sqlite: None) -> Iterator[AsgiLiveServer]:
+    """The whole ASGI application (HTTP and WebSockets, as ``make run`` serves them) under
+    daphne in a thread of this process, so its database is the test's: pages and sockets on
+    one address, answered ``http://localhost:<port>``. Twisted's reactor runs once a process,
+    so the server is the session's; each test's data is its own as with ``live_server``."""
+    from daphne.endpoints import build_endpoint_description_strings
+    from daphne.server import Server
+    from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
+    from twisted.internet import reactor
+
+    from tarabish_site.asgi import application
+
+    server = Server(
+        application=ASGIStaticFilesHandler(application),  # type: ignore[arg-type]
+        endpoints=build_endpoint_description_strings(host="127.0.0.1", port=0),
+        signal_handlers=False,
+        verbosity=0,
+    )
+    thread = threading.Thread(target=server.run, name="daphne", daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.listening_addresses:
+            break
+        thread.join(0.05)
+    assert server.listening_addresses, "daphne did not listen"
+    yield AsgiLiveServer(server)
+    reactor.callFromThread(server.stop)
+    thread.join(10)
+
+
+@pytest.fixture
+def asgi_page(
+    browser: Any, asgi_live_server: AsgiLiveServer, transactional_db: None
+) -> Iterator[Any]:
+    """A page of a fresh browser context against :func:`asgi_live_server`."""
+    context = browser.new_context(base_url=asgi_live_server.url, viewport=PHONE)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    yield page
+    context.close()
+    asgi_live_server.wait_idle()
+    assert not errors, f"JavaScript errors on the page: {errors}"
