@@ -69,14 +69,16 @@ def team_list(*, player: Player | int | None = None, search: str = "") -> QueryS
 
 def visible_to(games: QuerySet[G], user: AnyUser | None) -> QuerySet[G]:
     """The games of ``games`` that ``user`` may follow (see ``services.user_can_see``): the
-    public ones, and the private ones they keep score in or direct; directors of every game see
-    every game."""
+    public ones, and the private ones they keep score in, direct or play in; directors of
+    every game see every game."""
     if user_can_direct(user):
         return games
     if user is None or not user.is_authenticated:
         return games.filter(public=True)
     keeps = Game.scorekeepers.through.objects.filter(user_id=user.pk).values("game_id")
     visible = Q(public=True) | Q(created_by_id=user.pk) | Q(pk__in=keeps)
+    for seat in ("seat_0", "seat_1", "seat_2", "seat_3"):  # the games they play in
+        visible |= Q(**{f"{seat}__user_id": user.pk})
     for _receiver, directed in signals.games_directed_by.send(sender=Game, user=user):
         if directed is not None:  # the games another app makes them a director of
             visible |= Q(pk__in=directed)

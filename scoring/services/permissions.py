@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from django.dispatch import Signal
 
 from scoring import signals
-from scoring.models import Game
+from scoring.models import Game, Player
 from tarabish_site.api.errors import Conflict
 
 if TYPE_CHECKING:
@@ -101,8 +101,16 @@ def hand_change_refused_why(user: AnyUser | None, game: Game) -> str:
 
 def user_can_see(user: AnyUser | None, game: Game) -> bool:
     """Whether ``user`` may follow ``game``: anyone a public game, and a private one only its
-    scorekeepers and directors (who may write to it)."""
-    return game.public or user_can_keep_score(user, game)
+    scorekeepers and directors (who may write to it) and the people who play in it (the
+    accounts of its four seated players)."""
+    return game.public or user_can_keep_score(user, game) or plays_in(user, game)
+
+
+def plays_in(user: AnyUser | None, game: Game) -> bool:
+    """Whether ``user``'s account is linked to one of the players seated in ``game``."""
+    if user is None or not user.is_authenticated:
+        return False
+    return Player.objects.filter(pk__in=game.seat_ids, user_id=user.pk).exists()
 
 
 def result_final_why(game: Game) -> str:

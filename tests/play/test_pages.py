@@ -8,6 +8,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.test import Client
 
+from play import services
 from play.models import Seat, Table
 from scoring.models import Player
 from tests.play.helpers import table_with
@@ -119,3 +120,14 @@ def test_a_private_table_page_needs_its_invite_link() -> None:
     assert stranger.get(f"/play/{table.pk}/").status_code == 404
     assert stranger.get(f"/play/{table.pk}/?invite={table.invite_token}").status_code == 200
     assert stranger.get(f"/play/{table.pk}/").status_code == 200  # let in for good
+
+
+def test_a_private_tables_game_is_seen_by_everyone_at_the_table() -> None:
+    table, (ann, bob) = table_with(2, public=False)
+    services.move(table=table, seat=0, data={"type": "start"})
+    table.refresh_from_db()
+    assert table.game is not None
+    assert not table.game.public
+    for person in (ann, bob):
+        assert _client(person).get(f"/games/{table.game.pk}/").status_code == 200
+    assert _client(UserFactory.create()).get(f"/games/{table.game.pk}/").status_code == 404

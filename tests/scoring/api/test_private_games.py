@@ -1,5 +1,5 @@
-"""A private game is seen by its scorekeepers and directors only; anyone else is told it does
-not exist, in lists and by id, its hands and its disputes alike."""
+"""A private game is seen by its scorekeepers, directors and players only; anyone else is told
+it does not exist, in lists and by id, its hands and its disputes alike."""
 
 from typing import Any
 
@@ -97,3 +97,16 @@ def test_only_its_scorekeepers_change_who_sees_it(stranger: Any, game: Game) -> 
     )
     assert response.status_code == 403
     assert Game.objects.get(pk=game.pk).public is True
+
+
+def test_the_people_who_play_in_it_see_it_and_do_not_write(stranger: Any, private: Game) -> None:
+    seated = private.seat_1
+    seated.user = stranger
+    seated.save(update_fields=["user"])
+    player = client_for(stranger)
+    assert _reads(player, private) == [200, 200, 200]
+    assert private.pk in _listed(player)
+    refused = player.post(
+        f"/api/v1/games/{private.pk}/hands/", {"entry_kind": "summary", **summary(0)}
+    )
+    assert refused.status_code == 403
