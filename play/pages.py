@@ -102,14 +102,19 @@ def _create(request: HttpRequest, data: dict[str, Any]) -> Table:
 
 
 def table_page(request: HttpRequest, pk: int) -> HttpResponse:
-    table = get_object_or_404(Table, pk=pk)
+    table = get_object_or_404(Table.objects.select_related("game"), pk=pk)
     token = request.GET.get("invite", "")
     if not services.table_watch(table=table, user=request.user, token=token):
         raise Http404
     seat = services.seat_of(table, request.user)
+    directs = table.created_by_id == request.user.pk or (
+        table.game is not None and scoring.user_can_direct(request.user, table.game)
+    )
+    waiting = [s for s in table.seats.select_related("player") if services.seat_waiting(s)]
     context = {
         "table": table,
         "seat": seat,
+        "waiting": waiting if directs else [],
         "invite": request.build_absolute_uri(
             reverse("play:table", args=[table.pk]) + f"?invite={table.invite_token}"
         )
@@ -130,6 +135,8 @@ def play_words() -> dict[str, Any]:
         "seat": _("seat %(n)s"),
         "emptySeat": _("empty seat"),
         "computer": _("computer"),
+        "waitingSignIn": _("waiting for them to sign in"),
+        "theMatch": _("The match"),
         "waiting": _("Waiting for four players."),
         "turnedJack": _("%(name)s turned a jack and deals."),
         "cuts": _("%(cutter)s cuts the deck for %(dealer)s."),
@@ -185,7 +192,8 @@ def play_words() -> dict[str, Any]:
 @require_POST
 @login_required
 def table_seat(request: HttpRequest, pk: int) -> HttpResponse:
-    """Sit, stand, or fill the empty seats with computers (a form's ``do``)."""
+    """Sit, stand, fill the empty seats with computers, or (a director) give a seat waiting
+    for its player to a computer (a form's ``do``)."""
     do = request.POST.get("do", "")
     try:
         if do == "sit":
@@ -195,6 +203,9 @@ def table_seat(request: HttpRequest, pk: int) -> HttpResponse:
             services.table_stand(table=pk, user=request.user)
         elif do == "computers":
             services.table_fill_with_bots(table=pk, user=request.user)
+        elif do == "computer":
+            seat = int(request.POST.get("seat", "-1"))
+            services.seat_to_computer(table=pk, user=request.user, seat=seat)
     except (ApplicationError, EngineError, ValueError) as exc:
         context: dict[str, Any] = {
             "tables": _tables(request),

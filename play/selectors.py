@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from play.models import OnlineHand, Seat, Table
-from play.services import _current_hand, _state_of, cutter_of
+from play.services import _current_hand, _state_of, cutter_of, seat_waiting
+from scoring import services as scoring
 from scoring.engine import HandState, Play, action_to_json
 from scoring.models import Game, Hand
 
@@ -24,6 +25,7 @@ def _seats(table: Table, seat: int | None) -> list[dict[str, Any]]:
             "name": None if s.player is None else s.player.display_name,
             "bot": s.bot,
             "away": s.away_since is not None,
+            "waiting": seat_waiting(s),
             "you": s.number == seat,
         }
         for s in seats
@@ -62,7 +64,14 @@ def _game(game: Game) -> dict[str, Any]:
         "first_dealer": game.first_dealer,
         "flips": game.first_dealer_flips,
         "sheet": sheet,
+        # a game set up elsewhere (a tournament match's), once over: where what follows is
+        "owner": None if game.status == Game.Status.IN_PROGRESS else _owner(game),
     }
+
+
+def _owner(game: Game) -> dict[str, str] | None:
+    page = scoring.game_owner_page(game)
+    return {"page": page, "next": scoring.game_owner_next(game)} if page else None
 
 
 def hand_view(state: HandState, seat: int | None) -> dict[str, Any]:

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import F
 from django.utils import timezone
 
 from play import bots, live, snapshot
@@ -257,13 +258,27 @@ def table_watch(*, table: Table, user: AnyUser | None, token: str = "") -> bool:
 
 
 def seat_of(table: Table | int, user: AnyUser | None) -> int | None:
-    """The seat ``user`` sits in at ``table`` (None: not seated)."""
+    """The seat ``user`` sits in at ``table`` (None: not seated). A seat kept for their player
+    (a match's, set up before the player had an account) becomes theirs here."""
     if user is None or not user.is_authenticated:
         return None
     pk = table.pk if isinstance(table, Table) else table
-    return (
+    found = (
         Seat.objects.filter(table_id=pk, user_id=user.pk).values_list("number", flat=True).first()
     )
+    if found is None:  # their player's seat, waiting for them since before they had an account
+        waiting = Seat.objects.filter(
+            table_id=pk, user__isnull=True, bot=False, player__user_id=user.pk
+        )
+        if waiting.update(user_id=user.pk):
+            found = waiting.model.objects.get(table_id=pk, user_id=user.pk).number
+            live.table_changed(pk, _bump(pk))
+    return found
+
+
+def _bump(pk: int) -> int:
+    Table.objects.filter(pk=pk).update(version=F("version") + 1)
+    return int(Table.objects.values_list("version", flat=True).get(pk=pk))
 
 
 def _team(one: Player, two: Player) -> Team:
@@ -273,13 +288,41 @@ def _team(one: Player, two: Player) -> Team:
 
 
 @transaction.atomic
-def table_for_game(*, game: Game, by: AnyUser | None, name: str = "") -> Table:
-    """A private table for a game already set up elsewhere (a tournament match's game): its
-    four players in their seats, each played by the account linked to them (a seat whose
-    player has no account is played by a computer after the table's wait, or never). The
-    game's first dealer is flipped for at the table when it was not entered."""
+def table_for_game(
+    *,
+    game: Game,
+    by: AnyUser | None,
+    name: str = "",
+    table: Table | None = None,
+) -> Table:
+    """A private table for a game already set up elsewhere (a tournament match's): its four
+    players in their seats, each played by the account linked to them. ``table``, the table
+    of the same match's game before, once that game is over, takes the new game (its people
+    stay where they sit); otherwise a new table is opened. The game's first dealer is flipped
+    for at the table when it was not entered.
+
+    A seat whose player has no account waits for them: it is theirs once an account is linked
+    to the player and they open the table (:func:`seat_of`), unless a director gives it to a
+    computer player first (:func:`seat_to_computer`). The game does not start until every
+    seat can play."""
     user: Any = by if by is not None and by.is_authenticated else None
-    table = Table.objects.create(
+    seated = [Seat(number=n, player=p, user_id=p.user_id) for n, p in enumerate(game.seats)]
+    if table is not None:
+        pos = _locked(table)
+        if pos.table.phase not in (Table.Phase.SEATING, Table.Phase.GAME_OVER):
+            message = f"table {pos.table.pk} is still playing a game"
+            raise Conflict(message, code="game_running", fields={"table": [message]})
+        found = pos.table
+        for s, new in zip(pos.seats, seated, strict=True):
+            s.player, s.user_id, s.bot, s.away_since = new.player, new.user_id, False, None
+        Seat.objects.bulk_update(pos.seats, ["player", "user", "bot", "away_since"])
+        found.game, found.phase = game, Table.Phase.SEATING
+        if name:
+            found.name = name[:60]
+            found.save(update_fields=["name"])
+        _changed(found)
+        return found
+    found = Table.objects.create(
         name=(name or game.table or f"Game {game.pk}")[:60],
         ruleset=game.ruleset,
         ruleset_preset=game.ruleset_preset,
@@ -287,15 +330,53 @@ def table_for_game(*, game: Game, by: AnyUser | None, name: str = "") -> Table:
         created_by=user,
         game=game,
     )
-    Seat.objects.bulk_create(
-        [Seat(table=table, number=n, player=p, user_id=p.user_id) for n, p in enumerate(game.seats)]
-    )
-    return table
+    for s in seated:
+        s.table = found
+    Seat.objects.bulk_create(seated)
+    return found
+
+
+@transaction.atomic
+def seat_to_computer(*, table: Table | int, user: AnyUser | None, seat: int) -> Table:
+    """A director of the table's game gives a seat whose player has no account to a computer
+    player, which plays for that player from now on (the game stays theirs on the sheet)."""
+    person = _required_user(user)
+    number = _seat_number(seat)
+    pos = _locked(table)
+    game = pos.table.game
+    if pos.table.created_by_id != person.pk and (
+        game is None or not scoring.user_can_direct(person, game)
+    ):
+        raise NotAllowed("only a director of the table's game gives a seat to a computer")
+    chosen = pos.seats[number]
+    if chosen.user_id is not None or chosen.empty:
+        message = f"seat {number} is played by its own player's account"
+        if chosen.empty:
+            message = f"seat {number} is empty: anyone may sit there"
+        raise Conflict(message, code="seat_playable", fields={"seat": [message]})
+    if not chosen.bot:
+        chosen.bot = True
+        chosen.save(update_fields=["bot"])
+        _changed(pos.table)
+    return pos.table
+
+
+def seat_waiting(seat: Seat) -> bool:
+    """A seat with a player but nobody to play it: no account sits there, no computer."""
+    return not seat.empty and seat.user_id is None and not seat.bot
 
 
 def _start(pos: Position, rng: random.Random) -> None:
     table, seats = pos.table, pos.seats
     given = table.game
+    waiting = [s for s in seats if seat_waiting(s)]
+    if waiting:
+        names = ", ".join(f"seat {s.number}" for s in waiting)
+        message = (
+            f"{names} waits for its player to sign in, or for a director to give it to a "
+            "computer player"
+        )
+        raise Conflict(message, code="seat_waiting", fields={"seat": [message]})
     if (
         given is not None
         and given.status == Game.Status.IN_PROGRESS
@@ -306,6 +387,9 @@ def _start(pos: Position, rng: random.Random) -> None:
         table.game = given
         _new_hand(table, given, rng)
         return
+    if given is not None and scoring.game_owner_page(given):
+        message = "this table plays the games its match sets up: the next one starts there"
+        raise Conflict(message, code="games_set_up_elsewhere", fields={"type": [message]})
     if any(s.empty for s in seats):
         message = "a game starts when all four seats are taken"
         raise Conflict(message, code="seats_empty", fields={"seat": [message]})
@@ -591,6 +675,8 @@ __all__ = [
     "player_of",
     "seat_away",
     "seat_of",
+    "seat_to_computer",
+    "seat_waiting",
     "table_create",
     "table_fill_with_bots",
     "table_for_game",

@@ -19,6 +19,7 @@ from django.db.models import Count, Exists, F, OuterRef, Q
 from django.utils import timezone
 
 from play import services as play_services
+from play.models import Table as PlayTable
 from scoring import services as scoring_services
 from scoring.engine import Outcome
 from scoring.models import Game, Player, Side, Team
@@ -845,16 +846,19 @@ def match_game_start(
 
 def match_game_start_online(*, match_id: int, actor: Actor) -> MatchGame:
     """Start the next game of a match to be played online: the game as
-    :func:`match_game_start` makes it, at a private table of its own for the two entries'
-    players (``play``), where the first dealer is flipped for. Its hands are stored as
+    :func:`match_game_start` makes it, at a private table for the two entries' players
+    (``play``; the table of the match's game before, where its people still sit, or a new
+    one), where the first dealer is flipped for. Its hands are stored as
     the score-pad's are, so the match, the bracket and the standings follow it alike."""
     with transaction.atomic():
         link = match_game_start(match_id=match_id, actor=actor)
         match = link.match
+        before = PlayTable.objects.filter(game__match_link__match=match).order_by("-pk").first()
         play_services.table_for_game(
             game=link.game,
             by=actor,
             name=f"{match.stage.tournament.name}: match {match.number}, game {link.number}",
+            table=before,
         )
         return link
 

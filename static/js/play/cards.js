@@ -23,6 +23,8 @@ export const WORDS = {
   seat: "seat %(n)s",
   emptySeat: "empty seat",
   computer: "computer",
+  waitingSignIn: "waiting for them to sign in",
+  theMatch: "The match",
   waiting: "Waiting for four players.",
   turnedJack: "%(name)s turned a jack and deals.",
   cuts: "%(cutter)s cuts the deck for %(dealer)s.",

@@ -179,7 +179,9 @@ function renderSeats() {
   for (const seat of state.seats) {
     const spot = root.querySelector(`.spot[data-pos="${place(seat.number, state.you)}"]`);
     spot.querySelector(".spot-name").textContent =
-      (seat.you ? say("you") : seat.name || say("emptySeat")) + (seat.bot ? ` (${say("computer")})` : "");
+      (seat.you ? say("you") : seat.name || say("emptySeat")) +
+      (seat.bot ? ` (${say("computer")})` : "") +
+      (seat.waiting ? ` (${say("waitingSignIn")})` : "");
     const info = [];
     if (state.hand && state.hand.dealer === seat.number) info.push(say("dealer"));
     if (view && view.caller === seat.number) info.push(say("calledSuit", { suit: suitWord(view.trump) }));
@@ -271,9 +273,17 @@ function renderControls() {
   const you = state.you;
   if (you === null) return;
   const phase = state.phase;
+  if (phase === "game_over" && state.game?.owner) {
+    // a match's game: its next game is set up from the match, and comes to this table
+    const link = document.createElement("a");
+    link.href = state.game.owner.page;
+    link.textContent = state.game.owner.next || say("theMatch");
+    controls.append(link);
+    return;
+  }
   if (phase === "seating" || phase === "game_over") {
-    const full = state.seats.every((s) => s.name);
-    if (full) controls.append(button(say(phase === "seating" ? "flipAndStart" : "anotherGame"), { type: "start" }));
+    const ready = state.seats.every((s) => s.name && !s.waiting);
+    if (ready) controls.append(button(say(phase === "seating" ? "flipAndStart" : "anotherGame"), { type: "start" }));
     return;
   }
   if (phase === "cutting") {
