@@ -7,7 +7,9 @@ refused, to this connection only, with ``{"event": "refused", "code", "reason"}`
 engine's reason). An accepted move is stored and the table's group told of the new version;
 every connection then sends its own seat's view (``{"event": "state", ...}``), read from the
 database by the process holding the connection, so a table's four people may be connected to
-four processes and no card travels through the channel layer.
+four processes and no card travels through the channel layer. A spectator's connection
+counts itself in the table's ``watching`` while it is open; each change of that count is sent
+as ``{"event": "watching", "watching": n}``.
 
 Computer players move from here: after a view is sent, a seated connection waits a short,
 human-like delay and asks for the one computer move owed, if any, at that version (several
@@ -93,6 +95,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         seat = services.seat_of(table, user)
         if seat is not None:
             services.seat_away(table=table, seat=seat, away=False)
+        else:
+            services.table_watched(table=table.pk, by=1)
         return table.pk, seat
 
     async def disconnect(self, code: int) -> None:
@@ -102,6 +106,8 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.seat is not None:
             await _db(services.seat_away)(table=self.table_id, seat=self.seat, away=True)
+        elif self.group is not None:  # a spectator who was let in
+            await _db(services.table_watched)(table=self.table_id, by=-1)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         ref = content.get("ref") if isinstance(content, dict) else None
@@ -122,7 +128,11 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
         await self.send_json({"event": "refused", "code": code, "reason": reason, "ref": ref})
 
     async def live_changed(self, message: dict[str, Any]) -> None:
-        version = message["details"].get("version", 0)
+        details = message["details"]
+        if "watching" in details:  # people came to watch or left: no view changed
+            await self.send_json({"event": "watching", "watching": details["watching"]})
+            return
+        version = details.get("version", 0)
         if version > self.sent_version:
             await self._send_state(version)
 

@@ -28,5 +28,10 @@ def table_changed(pk: int, version: int) -> None:
     live.publish(TABLE, pk, version=version)
 
 
+def table_watched(pk: int, watching: int) -> None:
+    """After the commit: the table's connections show how many people watch it."""
+    live.publish(TABLE, pk, watching=watching)
+
+
 def group(pk: int) -> str:
     return live.group_name(TABLE, pk)

@@ -49,6 +49,9 @@ class Table(models.Model):
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
+    #: Connections open to the table by people not seated at it (spectators), counted up and
+    #: down as they open and close.
+    watching = models.PositiveIntegerField(default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
     #: Bumped on every change anyone at the table sees (the state's ETag).

@@ -8,7 +8,7 @@ from typing import Any
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
-from django.db.models import Count, Prefetch, Q
+from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -33,7 +33,6 @@ def _tables(request: HttpRequest) -> list[Table]:
     tables: list[Table] = list(
         Table.objects.filter(visible)
         .distinct()
-        .annotate(watching=Count("spectators", distinct=True))
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.select_related("player").order_by("number"))
         )

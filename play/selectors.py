@@ -135,6 +135,7 @@ def state_for(rows: TableRows, seat: int | None) -> dict[str, Any]:
         "ruleset": table.ruleset_preset,
         "rules": table.ruleset,
         "replace_after": table.replace_after,
+        "watching": table.watching,
         "you": seat,
         "seats": [{**s, "you": s["number"] == seat} for s in rows.seats],
         "game": rows.game,

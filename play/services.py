@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from django.conf import settings
 from django.db import transaction
 from django.db.models import F
+from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from play import bots, live, snapshot
@@ -644,6 +645,16 @@ def seat_away(*, table: Table | int, seat: int, away: bool) -> None:
     )
 
 
+def table_watched(*, table: int, by: int) -> None:
+    """A spectator's connection opened (``by`` 1) or closed (-1): the table's count of
+    watchers moves, and everyone at the table is told the count (the table's version, and so
+    every view, stays as it is)."""
+    Table.objects.filter(pk=table).update(watching=Greatest(F("watching") + by, 0))
+    count = Table.objects.filter(pk=table).values_list("watching", flat=True).first()
+    if count is not None:
+        live.table_watched(table, count)
+
+
 def hand_replayed(hand: OnlineHand) -> HandState:
     """The hand's position rebuilt from its log alone (the truth the snapshot must match)."""
     return HandLog(
@@ -683,4 +694,5 @@ __all__ = [
     "table_sit",
     "table_stand",
     "table_watch",
+    "table_watched",
 ]

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -311,3 +312,18 @@ def test_random_legal_play_through_the_sockets_stores_what_the_engine_replays(
     seed: int,
 ) -> None:
     async_to_sync(_random_game)(seed)
+
+
+async def test_spectators_are_counted_while_they_watch() -> None:
+    table, users, watcher = await database_sync_to_async(_four_people)()
+    player = await open_conn(table.pk, users[0], 0)
+    assert player.state["watching"] == 0
+    spectator = await open_conn(table.pk, watcher, None)
+    assert spectator.state["watching"] == 1
+    assert await player.receive() == {"event": "watching", "watching": 1}
+    lobby = await database_sync_to_async(Client().get)("/play/")
+    assert "1 watching" in lobby.content.decode()
+    await spectator.socket.disconnect()
+    assert await player.receive() == {"event": "watching", "watching": 0}
+    assert player.state["version"] == spectator.state["version"]  # no view changed
+    await player.socket.disconnect()

@@ -146,6 +146,10 @@ function receive(data) {
     why.textContent = data.reason;
     return;
   }
+  if (data.event === "watching") {
+    showWatching(data.watching);
+    return;
+  }
   if (data.event !== "state") return;
   if (state && data.version <= state.version) return; // nothing new: keep what is drawn
   const before = state;
@@ -352,9 +356,14 @@ function renderSheet() {
   body.append(link);
 }
 
+function showWatching(count) {
+  document.getElementById("watching").textContent = `${count} watching`;
+}
+
 function render() {
   root.dataset.phase = state.phase;
   root.dataset.version = state.version;
+  showWatching(state.watching);
   renderSeats();
   renderTrick();
   renderHand();
