@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from play.models import OnlineHand, Seat, Table
-from play.services import _current_hand, _state_of, cutter_of, seat_waiting
+from play.services import _current_hand, _state_of, cutter_of, kept, seat_waiting
 from scoring import services as scoring
 from scoring.engine import HandState, Play, action_to_json
 from scoring.models import Game, Hand
@@ -86,11 +86,8 @@ def hand_view(state: HandState, seat: int | None) -> dict[str, Any]:
         action_to_json(a) for a in state.legal_actions(seat) if not isinstance(a, Play)
     ]
     if state.to_act == seat and state.phase == "playing":
-        view["why_not"] = {
-            str(c): state.why_illegal(Play(seat, c))
-            for c in state.held_cards(seat)
-            if state.why_illegal(Play(seat, c)) is not None
-        }
+        reasons = {str(c): state.why_illegal(Play(seat, c)) for c in state.held_cards(seat)}
+        view["why_not"] = {c: why for c, why in reasons.items() if why is not None}
     else:
         view["why_not"] = {}
     view["last"] = None if state.last is None else action_to_json(state.last)
@@ -112,14 +109,39 @@ def table_rows(table: Table | int) -> TableRows:
     """Read a table for :func:`state_for`: a handful of queries, whatever the seats."""
     if not isinstance(table, Table):
         table = Table.objects.select_related("game").get(pk=table)
-    hand = _current_hand(table)
+    known = kept(table.pk, table.version)  # the hand as a move here left it, if still so
+    hand: OnlineHand | None
+    state: HandState | None
+    if known is not None:
+        hand, state = known
+    else:
+        hand = _current_hand(table)
+        state = None if hand is None else _state_of(table, hand)
     return TableRows(
         table=table,
         seats=_seats(table, None),
-        game=None if table.game is None else _game(table.game),
+        game=None if table.game is None else _game_kept(table.game),
         hand=hand,
-        state=None if hand is None else _state_of(table, hand),
+        state=state,
     )
+
+
+#: A game's part of the table's state, by game, with the game's version (and last change)
+#: it was read at: it changes only with a hand stored or the game's own change, each of which
+#: bumps the version.
+_games: dict[int, tuple[tuple[int, Any], dict[str, Any]]] = {}
+
+
+def _game_kept(game: Game) -> dict[str, Any]:
+    key = (game.version, game.updated_at)
+    found = _games.get(game.pk)
+    if found is not None and found[0] == key:
+        return found[1]
+    shown = _game(game)
+    if len(_games) >= 5000:
+        _games.clear()
+    _games[game.pk] = (key, shown)
+    return shown
 
 
 def state_for(rows: TableRows, seat: int | None) -> dict[str, Any]:

@@ -16,6 +16,7 @@ application errors of :mod:`tarabish_site.api.errors`.
 
 from __future__ import annotations
 
+import copy
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -133,12 +134,40 @@ def table_create(
     return table
 
 
+#: The hand and the engine's position each table was left in by a move made in this process,
+#: with the table's version after it. Every change to a table's hand is a move, and every move
+#: bumps the version, so while the version read (under the table's lock) is the one kept, the
+#: hand row and its snapshot are as kept: the next move or read of the table here takes them
+#: instead of reading the hand and loading its snapshot again. A move made by another process
+#: moves the version on, and this process reads the table afresh. Kept objects are never
+#: changed: a move works on a copy of the hand.
+_kept: dict[int, tuple[int, OnlineHand, HandState]] = {}
+_KEEP = 5000
+
+
+def kept(pk: int, version: int) -> tuple[OnlineHand, HandState] | None:
+    """The hand and position kept for table ``pk`` at ``version`` (see ``_kept``), if any."""
+    found = _kept.get(pk)
+    if found is None or found[0] != version:
+        return None
+    return found[1], found[2]
+
+
+def _keep(pk: int, version: int, hand: OnlineHand, state: HandState) -> None:
+    if len(_kept) >= _KEEP and pk not in _kept:
+        _kept.clear()
+    _kept[pk] = (version, hand, state)
+
+
 def _locked(table: Table | int) -> Position:
     pk = table.pk if isinstance(table, Table) else table
     found = Table.objects.select_for_update().filter(pk=pk).first()
     if found is None:
         raise NotFound(f"table {pk} does not exist")
     seats = list(found.seats.order_by("number"))
+    known = kept(pk, found.version)
+    if known is not None:
+        return Position(found, seats, copy.copy(known[0]), known[1])
     hand = _current_hand(found)
     state = None if hand is None else _state_of(found, hand)
     return Position(found, seats, hand, state)
@@ -462,7 +491,7 @@ def _bella_pending(state: HandState) -> bool:
     return state.done and any(bots.urgent(state, s) is not None for s in range(4))
 
 
-def _act(pos: Position, action: Action) -> None:
+def _act(pos: Position, action: Action) -> HandState:
     hand, state = pos.hand, pos.state
     if pos.table.phase != Table.Phase.PLAYING or hand is None or state is None:
         raise IllegalPlay("no hand is being played", code="not_playing", field="action")
@@ -475,6 +504,7 @@ def _act(pos: Position, action: Action) -> None:
     hand.save(update_fields=["snapshot", "actions_count"])
     if state.done and not _bella_pending(state):
         _finish(pos, hand, state)
+    return state
 
 
 def _finish(pos: Position, hand: OnlineHand, state: HandState) -> None:
@@ -518,6 +548,19 @@ def move(
     ``{"type": ...}`` with the engine's action fields (``card``, ``trump``, ``cards``), or
     ``start`` (flip for jacks, first deal), ``cut`` (``at``), ``continue`` (the next hand, or
     the end of a hand without bella). Raises :class:`IllegalPlay` with the engine's reason."""
+    with transaction.atomic():
+        return _move(_locked(table), seat, data, rng, by_computer=by_computer)
+
+
+def _move(
+    pos: Position,
+    seat: int,
+    data: Mapping[str, Any],
+    rng: random.Random | None,
+    *,
+    by_computer: bool,
+) -> Table:
+    """:func:`move` at ``pos``, the table locked and read in the current transaction."""
     kind = data.get("type") if isinstance(data, Mapping) else None
     if kind not in TABLE_MOVES + HAND_MOVES:
         names = ", ".join(TABLE_MOVES + HAND_MOVES)
@@ -531,25 +574,28 @@ def move(
         )
     action = action_from_json({**data, "seat": seat}) if kind in HAND_MOVES else None
     rng = rng or random.SystemRandom()
-    with transaction.atomic():
-        pos = _locked(table)
-        if kind == "start":
-            if pos.table.phase not in (Table.Phase.SEATING, Table.Phase.GAME_OVER):
-                raise IllegalPlay("a game is being played", code="game_running", field="type")
-            _start(pos, rng)
-        elif kind == "cut":
-            _cut(pos, seat, data.get("at"))
-        elif kind == "continue":
-            _continue(pos, rng)
-        else:
-            assert action is not None  # noqa: S101 - every hand move reads as an action
-            _act(pos, action)
-        seated = pos.seats[seat]
-        if not by_computer and seated.away_since is not None:
-            seated.away_since = None
-            seated.save(update_fields=["away_since"])
-        _changed(pos.table)
-        return pos.table
+    after: HandState | None = None
+    if kind == "start":
+        if pos.table.phase not in (Table.Phase.SEATING, Table.Phase.GAME_OVER):
+            raise IllegalPlay("a game is being played", code="game_running", field="type")
+        _start(pos, rng)
+    elif kind == "cut":
+        _cut(pos, seat, data.get("at"))
+    elif kind == "continue":
+        _continue(pos, rng)
+    else:
+        assert action is not None  # noqa: S101 - every hand move reads as an action
+        after = _act(pos, action)
+    seated = pos.seats[seat]
+    if not by_computer and seated.away_since is not None:
+        seated.away_since = None
+        seated.save(update_fields=["away_since"])
+    _changed(pos.table)
+    hand = pos.hand
+    if after is not None and hand is not None and pos.table.phase == Table.Phase.PLAYING:
+        version = pos.table.version
+        transaction.on_commit(lambda: _keep(pos.table.pk, version, hand, after))
+    return pos.table
 
 
 def _computer_seats(pos: Position, now: datetime) -> set[int]:
@@ -618,7 +664,7 @@ def computer_move(
         seat, data = _computer_move(pos, now, rng)
         if seat < 0:
             return False
-        move(table=pos.table.pk, seat=seat, data=data, rng=rng, by_computer=True)
+        _move(pos, seat, data, rng, by_computer=True)
         return True
 
 

@@ -4,8 +4,10 @@ as scoring hands, the log replayed to the very position the snapshot holds."""
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
+from django.db.models import F
 
 from play import services
 from play.models import HandAction, OnlineHand, Table
@@ -180,3 +182,36 @@ def test_a_whole_game_of_computers_is_stored_as_the_engine_scores_it(seed: int) 
     table.refresh_from_db()
     assert table.game_id != game.pk
     assert table.phase == Table.Phase.CUTTING
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_takes_the_position_the_move_before_kept_only_at_its_version(
+    django_assert_max_num_queries: Any,
+) -> None:
+    table, _ = table_with(1)
+    all_computers(table)
+    rng = random.Random(11)
+    table = _started(table)
+    while table.phase != Table.Phase.PLAYING:
+        services.computer_move(table=table, rng=rng)
+        table.refresh_from_db()
+    for _ in range(5):
+        services.computer_move(table=table, rng=rng)
+    table.refresh_from_db()
+    hand = OnlineHand.objects.get(table=table, hand__isnull=True)
+    known = services.kept(table.pk, table.version)
+    assert known is not None
+    assert known[1] == services.hand_stored_state(hand) == services.hand_replayed(hand)
+    # the transaction's begin and end; lock, seats; append, snapshot, version
+    with django_assert_max_num_queries(7):
+        assert services.computer_move(table=table, rng=rng)
+    # a move made elsewhere (another process) moves the version on: nothing kept is used
+    Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
+    table.refresh_from_db()
+    assert services.kept(table.pk, table.version) is None
+    assert services.computer_move(table=table, rng=rng)
+    table.refresh_from_db()
+    hand.refresh_from_db()
+    known = services.kept(table.pk, table.version)
+    assert known is not None
+    assert known[1] == services.hand_replayed(hand)
