@@ -16,7 +16,9 @@ seconds (0: at once, the server's capacity in a closed loop). Printed:
   includes the move's own round trip, the lock, the engine, the write, the channel layer and
   each connection reading its own seat's view);
 * the server's memory per table (daphne's resident size with the tables connected, less
-  before any, over the tables) and its CPU per action; the client's CPU beside the wall time.
+  before any, over the tables) and its CPU per action; the client's CPU beside the wall time;
+  the machine's load average, since on a shared machine daphne gets only its share of the
+  cores and the latencies say more about the others than about it.
 
 The server is one daphne process: it holds every socket and does every move's database work
 in its thread pool. The client runs on the same two cores.
@@ -213,6 +215,8 @@ async def _run(args: argparse.Namespace, tables: list[tuple[int, list[str]]], pi
         f"{(rss_during - rss_before) / len(tables):.0f} kB per table"
     )
     print(f"client: {client1 - client0:.1f} s CPU in {wall:.1f} s wall")
+    load = os.getloadavg()[0]
+    print(f"machine: load average {load:.1f} on {os.cpu_count()} cores at the end of the run")
 
 
 def _wait_for_port(port: int) -> None:
@@ -238,6 +242,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, default=8104)
     parser.add_argument("--db", default="postgres://postgres@127.0.0.1:5432/tarabish_play")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/12")
+    parser.add_argument("--server-log", default="", help="a file for daphne's own log")
     args = parser.parse_args()
     env = _env(args)
     os.environ.update(env)
@@ -246,6 +251,7 @@ def main() -> None:
         [python, "manage.py", "migrate", "--no-input", "-v0"], cwd=ROOT, env=env, check=True
     )
     tables = _setup(args.tables)
+    log = open(args.server_log, "ab") if args.server_log else subprocess.DEVNULL  # noqa: SIM115
     server = subprocess.Popen(  # noqa: S603 - fixed command
         [
             str(ROOT / ".venv" / "bin" / "daphne"),
@@ -260,7 +266,7 @@ def main() -> None:
         cwd=ROOT,
         env=env,
         stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
+        stderr=log,
     )
     try:
         _wait_for_port(args.port)
