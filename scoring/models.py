@@ -156,6 +156,12 @@ class Game(models.Model):
     status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
     winner = models.CharField(max_length=6, choices=Side.choices, blank=True, default="")
     ended_reason = models.TextField(blank=True)
+    #: Played on paper and recorded by its final totals only: it has no hands, and its
+    #: totals and winner were entered, not derived.
+    totals_only = models.BooleanField(
+        default=False,
+        help_text="Recorded by its final totals only, without hands (a game played on paper).",
+    )
 
     # Derived by the engine's game_progress from the hands; stored for cheap reads.
     score_a = models.IntegerField(default=0)

@@ -259,6 +259,7 @@ def game_state(game: Game) -> dict[str, Any]:
         "totals": {"team_a": game.score_a, "team_b": game.score_b},
         "target": rules.target,
         "hands_played": game.hands_played,
+        "totals_only": game.totals_only,
         "hands": running,
         "first_dealer": game.first_dealer,
         "first_dealer_method": game.first_dealer_method,

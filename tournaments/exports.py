@@ -12,7 +12,8 @@ Shape (version 1)::
     {"format": "tarabish-tournament", "version": 1, "exported_at": "...",
      "tournament": {name, slug, venue, starts_on, ends_on, ruleset_preset, ruleset,
                     match_format, match_games, status, public, substitutes_allowed,
-                    seed_by_rating, check_in_required, finished_at},
+                    seed_by_rating, check_in_required, quick_results_by_scorekeepers,
+                    finished_at},
      "players": [{key, display_name, community}],
      "teams": [{key, name, players: [player key, player key]}],
      "entries": [{key, team, seed, status, checked_in, checked_in_at, withdrawn_at,
@@ -32,8 +33,8 @@ Shape (version 1)::
                  standings: [...]}],   # derived: written for readers, recomputed on import
      "games": [{key, team_a, team_b, seats: [4 player keys], table, public, ruleset,
                 ruleset_preset, first_dealer, first_dealer_method, first_dealer_flips, status,
-                winner, ended_reason, score_a, score_b, hands_played, next_dealer, forced_seat,
-                version, created_at, finished_at,
+                winner, ended_reason, totals_only, score_a, score_b, hands_played, next_dealer,
+                forced_seat, version, created_at, finished_at,
                 hands: [{number, undone, version, entry_kind, entry, dealer, caller, trump,
                          outcome, points_a, points_b, card_points_a, card_points_b,
                          run_points_a, run_points_b, bella_points_a, bella_points_b,
@@ -51,7 +52,7 @@ import io
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from django.db.models import Model, Prefetch
+from django.db.models import Count, Model, Prefetch, Q
 from django.utils import timezone
 
 from scoring.models import Game, Hand, HandRevision, Player, Team
@@ -86,6 +87,7 @@ TOURNAMENT_FIELDS = (
     "substitutes_allowed",
     "seed_by_rating",
     "check_in_required",
+    "quick_results_by_scorekeepers",
     "finished_at",
 )
 ENTRY_FIELDS = (
@@ -149,6 +151,7 @@ GAME_FIELDS = (
     "status",
     "winner",
     "ended_reason",
+    "totals_only",
     "score_a",
     "score_b",
     "hands_played",
@@ -360,10 +363,17 @@ def standings_csv(tournament: Tournament) -> str:
 
 
 def matches_csv(tournament: Tournament) -> str:
-    """Every match, in the order it is played: its round, teams, result and state."""
+    """Every match, in the order it is played: its round, teams, result and state, and how
+    many of its counted games were recorded by their totals only (played on paper)."""
     matches = (
         Match.objects.filter(stage__tournament=tournament)
         .select_related("stage", "round", "pool", "home__team", "away__team", "winner__team")
+        .annotate(
+            totals_only_games=Count(
+                "match_games",
+                filter=Q(match_games__discarded=False, match_games__game__totals_only=True),
+            )
+        )
         .order_by("stage__order", "round_id", "number")
     )
     return _csv(
@@ -384,6 +394,7 @@ def matches_csv(tournament: Tournament) -> str:
             "away_points",
             "bye",
             "forfeit",
+            "totals_only_games",
             "finished_at",
         ],
         (
@@ -404,6 +415,7 @@ def matches_csv(tournament: Tournament) -> str:
                 m.away_points,
                 m.bye,
                 m.forfeit,
+                m.totals_only_games,
                 m.finished_at.isoformat() if m.finished_at else "",
             ]
             for m in matches

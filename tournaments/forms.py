@@ -80,6 +80,11 @@ class SetupForm(forms.Form):
         required=False,
         help_text=_("Otherwise every team above is checked in and plays."),
     )
+    quick_results_by_scorekeepers = forms.BooleanField(
+        label=_("Table scorekeepers may record games played on paper"),
+        required=False,
+        help_text=_("By their final totals only; directors always may."),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -100,3 +105,25 @@ class SetupForm(forms.Form):
                     "teams_file", _("The file is not text in UTF-8: save it as CSV UTF-8.")
                 )
         return data
+
+
+class QuickResultForm(forms.Form):
+    """A game of a match played on paper, recorded by its final totals only."""
+
+    home_points = forms.IntegerField(label=_("Home total"), min_value=0)
+    away_points = forms.IntegerField(label=_("Away total"), min_value=0)
+    winner = forms.ChoiceField(
+        label=_("Who won"),
+        choices=[("", _("As the totals say")), ("home", _("Home")), ("away", _("Away"))],
+        required=False,
+        help_text=_("Only when both teams went over the target and the caller's team won."),
+    )
+
+    def __init__(self, *args: Any, home: str = "", away: str = "", **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if home and away:
+            self.fields["home_points"].label = _("%(team)s's total") % {"team": home}
+            self.fields["away_points"].label = _("%(team)s's total") % {"team": away}
+            winner = self.fields["winner"]
+            assert isinstance(winner, forms.ChoiceField)  # noqa: S101 - declared above
+            winner.choices = [("", _("As the totals say")), ("home", home), ("away", away)]

@@ -81,6 +81,11 @@ class Tournament(models.Model):
         help_text="Teams check in on the day; otherwise every registered team is checked in "
         "and plays.",
     )
+    quick_results_by_scorekeepers = models.BooleanField(
+        default=False,
+        help_text="The scorekeeper of a match's table may record a game played on paper by its "
+        "final totals (directors always may).",
+    )
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)

@@ -56,6 +56,7 @@ urlpatterns = [
     path("matches/<int:pk>/pad/", matches.match_pad, name="match-pad"),
     path("matches/<int:pk>/games/", matches.match_game_start, name="match-game-start"),
     path("matches/<int:pk>/forfeit/", matches.match_forfeit, name="match-forfeit"),
+    path("matches/<int:pk>/quick-result/", matches.match_quick_result, name="match-quick-result"),
     path(
         "matches/<int:pk>/confirm-reset/", matches.match_reset_confirm, name="match-reset-confirm"
     ),

@@ -239,6 +239,7 @@ class GameListSerializer(serializers.ModelSerializer[Game]):
             "team_b_name",
             "totals",
             "hands_played",
+            "totals_only",
             "next_dealer",
             "forced_seat",
             "over",
@@ -291,6 +292,9 @@ class GameSerializer(serializers.Serializer[Any]):
     totals = SidesSerializer()
     target = serializers.IntegerField()
     hands_played = serializers.IntegerField()
+    totals_only = serializers.BooleanField(
+        help_text="Played on paper and recorded by its final totals only: it has no hands."
+    )
     hands = RunningHandSerializer(many=True, help_text="The running score, hand by hand.")
     first_dealer = serializers.ChoiceField(
         choices=SEAT_CHOICES,

@@ -29,7 +29,8 @@ with a stable ``code``, the dotted ``field`` path of the bad input and a plain-w
   :class:`HandLog`, :func:`replay`, :class:`HandState` (``why_illegal`` / ``apply``,
   ``legal_plays``, ``view_for``, ``result``), :class:`HandView`.
 * The game: :func:`game_progress`, :class:`GameProgress`, :func:`forced_call`,
-  :func:`dealer_of_hand`.
+  :func:`dealer_of_hand`, and the winner of a game played on paper from its final totals,
+  :func:`final_winner`.
 * Simulation: :func:`simulate_hand`, :func:`simulate_game`.
 
 >>> from scoring.engine import HandSummary, Ruleset, Suit, score_summary
@@ -74,6 +75,7 @@ from scoring.engine.game import (
     GameProgress,
     check_forced_call,
     dealer_of_hand,
+    final_winner,
     forced_call,
     game_progress,
 )
@@ -187,6 +189,7 @@ __all__ = [
     "deal",
     "dealer_of_hand",
     "derive_card_points",
+    "final_winner",
     "find_misplays",
     "find_runs",
     "flip_for_jacks",

@@ -35,9 +35,11 @@ from scoring.engine.ruleset import Ruleset
 from scoring.engine.scoring import HandResult
 
 __all__ = [
+    "FINAL_TOTAL_MAX",
     "GameProgress",
     "check_forced_call",
     "dealer_of_hand",
+    "final_winner",
     "forced_call",
     "game_progress",
     "game_progress_after",
@@ -242,3 +244,83 @@ def game_progress_after(
         over=over,
         winner=winner,
     )
+
+
+#: The largest final total a game recorded by its totals may show (what a total column holds
+#: is far more; no game to any target the rulesets allow ends anywhere near it).
+FINAL_TOTAL_MAX = 200_000
+
+
+def final_winner(ruleset: Ruleset, totals: tuple[int, int], winner: int | None = None) -> int:
+    """The team that won a game played on paper, from its final totals alone (no hands).
+
+    The totals must be those of a game over by the rules: one team at the target or more.
+    A team under the target cannot have won. Both teams over: the higher total won, and level
+    totals are a game not yet over; under ``both_over="caller"`` the calling team of the last
+    hand won, which the totals cannot tell, so ``winner`` must say it (0 or 1). ``winner``
+    given otherwise must agree with the totals.
+
+    >>> final_winner(Ruleset(), (512, 371))
+    0
+    >>> final_winner(Ruleset(), (540, 560))
+    1
+    >>> final_winner(Ruleset(both_over="caller"), (540, 560), winner=0)
+    0
+    >>> final_winner(Ruleset(), (420, 371))
+    Traceback (most recent call last):
+    ...
+    scoring.engine.errors.InvalidEntry: a game is over only when a team reaches 500 points: neither total does
+    """  # noqa: E501
+    for team, total in enumerate(totals):
+        if isinstance(total, bool) or not isinstance(total, int):
+            raise InvalidEntry(
+                f"a total is a whole number of points, not {total!r}",
+                code="bad_value",
+                field=f"totals.{team}",
+            )
+        if not 0 <= total <= FINAL_TOTAL_MAX:
+            raise InvalidEntry(
+                f"a final total is from 0 to {FINAL_TOTAL_MAX} points, not {total}",
+                code="bad_value",
+                field=f"totals.{team}",
+            )
+    if winner is not None and winner not in (0, 1):
+        raise InvalidEntry(
+            f"the winner is team 0 or team 1, not {winner!r}", code="bad_value", field="winner"
+        )
+    target = ruleset.target
+    reached = (totals[0] >= target, totals[1] >= target)
+    if not any(reached):
+        raise InvalidEntry(
+            f"a game is over only when a team reaches {target} points: neither total does",
+            code="game_not_over",
+            field="totals",
+        )
+    if reached[0] != reached[1]:
+        found = 0 if reached[0] else 1
+    elif ruleset.both_over == "caller":
+        if winner is None:
+            raise InvalidEntry(
+                f"both teams reached {target}: under these rules the team that called the last "
+                "hand won, which the totals do not say; name the winner",
+                code="winner_needed",
+                field="winner",
+            )
+        found = winner
+    elif totals[0] == totals[1]:
+        raise InvalidEntry(
+            f"both teams on {totals[0]}: level totals over the target play another hand, so "
+            "the game was not over",
+            code="game_not_over",
+            field="totals",
+        )
+    else:
+        found = 0 if totals[0] > totals[1] else 1
+    if winner is not None and winner != found:
+        raise InvalidEntry(
+            f"the totals say team {found} won, not team {winner}: a team under the target, or "
+            "with the lower total when both are over, did not win",
+            code="wrong_winner",
+            field="winner",
+        )
+    return found

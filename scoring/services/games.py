@@ -10,9 +10,17 @@ from typing import TYPE_CHECKING, Any
 from django.db import models, transaction
 from django.utils import timezone
 
-from scoring.engine import PRESETS, Ruleset, choose_first_dealer, game_progress, preset
-from scoring.models import CUSTOM_RULESET, Game, Player, Team
+from scoring.engine import (
+    PRESETS,
+    Ruleset,
+    choose_first_dealer,
+    final_winner,
+    game_progress,
+    preset,
+)
+from scoring.models import CUSTOM_RULESET, Game, Player, Side, Team
 from scoring.services._common import (
+    SIDES,
     _copy_state,
     _game_for_update,
     _on_commit_result_changed,
@@ -152,6 +160,59 @@ def game_create(
 
 
 @transaction.atomic
+def game_record_totals(
+    *,
+    team_a: Team,
+    team_b: Team,
+    totals: tuple[int, int],
+    winner: str | None = None,
+    seats: Sequence[Player] | None = None,
+    ruleset: Ruleset | Mapping[str, Any] | None = None,
+    ruleset_preset: str | None = None,
+    table: str = "",
+    created_by: User | None = None,
+    scorekeepers: Iterable[User] = (),
+    substitutes: Mapping[int, Team] | None = None,
+    public: bool = True,
+) -> Game:
+    """A game played on paper, recorded by its final totals only: it is stored finished,
+    with no hands, marked ``totals_only``, its winner found by the rules from the totals
+    (``winner``, a side, is needed only when the totals cannot tell: both over under the
+    caller's rule). Its result counts like any other game's, and what follows a result
+    (a match, standings, ratings) follows it. Teams, seats and ruleset as :func:`game_create`.
+    """
+    if winner not in (None, *SIDES):
+        message = f"the winner is team_a or team_b, not {winner!r}"
+        raise ValidationFailed(message, fields={"winner": [message]})
+    rules, _slug = _ruleset_choice(ruleset, ruleset_preset)
+    won = final_winner(
+        rules, (totals[0], totals[1]), None if winner is None else SIDES.index(Side(winner))
+    )
+    game = game_create(
+        team_a=team_a,
+        team_b=team_b,
+        seats=seats,
+        ruleset=ruleset,
+        ruleset_preset=ruleset_preset,
+        table=table,
+        created_by=created_by,
+        scorekeepers=scorekeepers,
+        substitutes=substitutes,
+        public=public,
+    )
+    game.totals_only = True
+    game.score_a, game.score_b = totals
+    game.status = Game.Status.FINISHED
+    game.winner = SIDES[won]
+    game.finished_at = timezone.now()
+    game.next_dealer = game.forced_seat = None
+    game.version += 1
+    game.save()
+    _on_commit_result_changed(game.pk)
+    return game
+
+
+@transaction.atomic
 def game_public_set(
     *, game: Game, public: bool, by: User | None = None, expected_version: int | None = None
 ) -> Game:
@@ -283,6 +344,12 @@ def game_reopen(*, game: Game, by: User | None = None, expected_version: int | N
     _refuse_unless_director(by, game, "reopen a game")
     locked = _game_for_update(game)
     _refuse_if_changed(locked, expected_version)
+    if locked.totals_only:
+        message = (
+            f"game {locked.pk} was recorded by its final totals, without hands: there are no "
+            "hands to play on from"
+        )
+        raise Conflict(message, code="totals_only", fields={"game": [message]})
     if locked.status == Game.Status.IN_PROGRESS:
         message = f"game {locked.pk} is not finished: there is nothing to reopen"
         raise ValidationFailed(message, code="game_running", fields={"game": [message]})

@@ -278,7 +278,8 @@ def abilities(request: HttpRequest, game: Game, *, can_write: bool) -> dict[str,
     (``can_reopen``). A running game asks nothing more than ``can_write``."""
     if game.status == Game.Status.IN_PROGRESS:
         return {"can_change_hands": can_write, "can_reopen": False}
-    if not can_write or not services.user_can_direct(request.user, game):
+    if game.totals_only or not can_write or not services.user_can_direct(request.user, game):
+        # a game recorded by its totals has no hands to change or play on from
         return {"can_change_hands": False, "can_reopen": False}
     final = services.result_final_why(game)
     return {

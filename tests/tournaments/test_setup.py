@@ -160,6 +160,17 @@ def test_the_page_sets_up_and_starts_then_shows_the_day() -> None:
     assert answer["Location"] == f"/tournaments/{tournament.slug}/director/"
     assert tournament.status == Tournament.Status.RUNNING
     assert tournament.venue == "Legion, Glace Bay"
+    assert tournament.quick_results_by_scorekeepers is False
+
+
+def test_the_page_lets_table_scorekeepers_record_games_played_on_paper() -> None:
+    director = UserFactory(director=True)
+    client = Client()
+    client.force_login(director)
+    assert "quick_results_by_scorekeepers" in client.get("/tournaments/new/").content.decode()
+    answer = client.post("/tournaments/new/", _form(quick_results_by_scorekeepers="on"))
+    assert answer.status_code == 302
+    assert Tournament.objects.get().quick_results_by_scorekeepers is True
 
 
 def test_the_page_puts_each_refusal_beside_its_field() -> None:

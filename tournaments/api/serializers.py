@@ -9,6 +9,7 @@ from typing import Any
 from rest_framework import serializers
 
 from scoring.engine import PRESETS
+from scoring.engine.game import FINAL_TOTAL_MAX
 from scoring.models import MisplayDispute
 from tarabish_site.api.routes import ID_MAX
 from tarabish_site.api.serializers import OnlyItsChanges, OnlyItsFields
@@ -85,6 +86,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "substitutes_allowed",
             "seed_by_rating",
             "check_in_required",
+            "quick_results_by_scorekeepers",
             "version",
             "entry_count",
             "stage_count",
@@ -122,6 +124,12 @@ class TournamentCreateSerializer(OnlyItsFields):
         default=False,
         help_text="Teams check in on the day; otherwise every team registered is checked in.",
     )
+    quick_results_by_scorekeepers = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="A table's scorekeeper may record a game played on paper by its final "
+        "totals (directors always may).",
+    )
 
 
 class TournamentUpdateSerializer(OnlyItsChanges):
@@ -133,6 +141,7 @@ class TournamentUpdateSerializer(OnlyItsChanges):
     substitutes_allowed = serializers.BooleanField(required=False)
     seed_by_rating = serializers.BooleanField(required=False)
     check_in_required = serializers.BooleanField(required=False)
+    quick_results_by_scorekeepers = serializers.BooleanField(required=False)
     match_format = serializers.ChoiceField(choices=Tournament.MatchFormat.choices, required=False)
     match_games = serializers.IntegerField(min_value=1, max_value=9, required=False)
     ruleset_preset = serializers.ChoiceField(choices=list(PRESETS), required=False)
@@ -358,10 +367,23 @@ class MatchGameSerializer(serializers.ModelSerializer[MatchGame]):
     status = serializers.CharField(source="game.status")
     winner = serializers.CharField(source="game.winner")
     score = serializers.SerializerMethodField()
+    totals_only = serializers.BooleanField(
+        source="game.totals_only",
+        help_text="Played on paper and recorded by its final totals only (no hands).",
+    )
 
     class Meta:
         model = MatchGame
-        fields = ["number", "game", "discarded", "discarded_reason", "status", "winner", "score"]
+        fields = [
+            "number",
+            "game",
+            "discarded",
+            "discarded_reason",
+            "status",
+            "winner",
+            "score",
+            "totals_only",
+        ]
         read_only_fields = fields
 
     def get_score(self, link: MatchGame) -> list[int]:
@@ -421,6 +443,31 @@ class MatchDetailSerializer(MatchSerializer):
 
 class GameStartSerializer(OnlyItsFields):
     first_dealer = serializers.IntegerField(min_value=0, max_value=3, required=False, default=None)
+    seats = serializers.ListField(
+        child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
+        min_length=4,
+        max_length=4,
+        required=False,
+        default=None,
+        help_text="The four player ids clockwise from seat 0 (home team at seats 0 and 2).",
+    )
+
+
+class QuickResultSerializer(OnlyItsFields):
+    home_points = serializers.IntegerField(
+        min_value=0, max_value=FINAL_TOTAL_MAX, help_text="The home team's final total."
+    )
+    away_points = serializers.IntegerField(
+        min_value=0, max_value=FINAL_TOTAL_MAX, help_text="The away team's final total."
+    )
+    winner = serializers.IntegerField(
+        min_value=1,
+        max_value=ID_MAX,
+        required=False,
+        default=None,
+        help_text="The entry that won: needed only when the totals cannot say (both over the "
+        "target under the caller's rule); otherwise, if given, it must agree with them.",
+    )
     seats = serializers.ListField(
         child=serializers.IntegerField(min_value=1, max_value=ID_MAX),
         min_length=4,

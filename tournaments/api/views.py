@@ -47,6 +47,7 @@ from tournaments.api.serializers import (
     MatchDetailSerializer,
     MatchSerializer,
     PoolStandingsSerializer,
+    QuickResultSerializer,
     RatingHistorySerializer,
     RatingSerializer,
     ReopenSerializer,
@@ -703,6 +704,40 @@ class MatchViewSet(mixins.ListModelMixin, JsonApiViewSet):
         self._match_response(request, int(pk))
         link = services.match_game_start(
             match_id=int(pk), actor=_actor(request), **serializer.validated_data
+        )
+        response = self._match_response(request, int(pk), status=201)
+        response["Location"] = reverse("api:game-detail", kwargs={"pk": link.game_id})
+        return response
+
+    @extend_schema(
+        summary="Record the next game, played on paper, by its final totals (a quick result)",
+        description=(
+            "The game is stored finished, without hands, marked `totals_only`; the match "
+            "takes its result at once, and standings and ratings follow as for any game; "
+            "`Location` is the game's address. "
+            "A director may; the scorekeeper of the match's table only when the tournament's "
+            "`quick_results_by_scorekeepers` is on."
+        ),
+        operation_id="matches_quick_result_create",
+        tags=[TAG_M],
+        request=QuickResultSerializer,
+        parameters=[ETAG_RESPONSE_HEADER, LOCATION_HEADER],
+        responses={201: MatchDetailSerializer, **error_responses(400, 401, 403, 404, 409)},
+    )
+    @idempotent
+    @action(detail=True, methods=["post"], url_path="quick-result")
+    def quick_result(self, request: Request, pk: str) -> Response:
+        serializer = QuickResultSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        self._match_response(request, int(pk))
+        data = serializer.validated_data
+        link = services.match_game_record_totals(
+            match_id=int(pk),
+            actor=_actor(request),
+            home_points=data["home_points"],
+            away_points=data["away_points"],
+            winner_id=data["winner"],
+            seats=data["seats"],
         )
         response = self._match_response(request, int(pk), status=201)
         response["Location"] = reverse("api:game-detail", kwargs={"pk": link.game_id})

@@ -21,10 +21,10 @@ from django.utils import timezone
 from play import services as play_services
 from play.models import Table as PlayTable
 from scoring import services as scoring_services
-from scoring.engine import Outcome
+from scoring.engine import EngineError, Outcome
 from scoring.models import Game, Player, Side, Team
 from tarabish_site import events, live
-from tarabish_site.api.errors import Conflict, NotAllowed, NotFound
+from tarabish_site.api.errors import Conflict, NotAllowed, NotFound, ValidationFailed
 from tarabish_site.api.versioning import ensure_version
 from tarabish_site.celery import send_on_commit
 from tournaments.algorithms.bracket import Bracket, dependents, resolve
@@ -796,28 +796,11 @@ def match_game_start(
                 f"Only a director of {tournament.name} or the scorekeeper of the match's "
                 "table may start its game."
             )
-        require_not_finished(tournament)
-        if match.state not in (State.READY, State.IN_PROGRESS) or match.home is None:
-            raise Conflict(
-                f"Match {match} is {match.get_state_display().lower()}: no game can start.",
-                code="match_not_ready",
-            )
-        assert match.away is not None  # noqa: S101 - a ready match has both entries
-        _refuse_if_game_in_progress(match)
-        seat_players: list[Player] | None = None
-        substitutes: dict[int, Team] = {}
-        if seats is not None:
-            found = Player.objects.in_bulk(list(seats))
-            missing = [pid for pid in seats if pid not in found]
-            if missing:
-                raise invalid("seats", f"there is no player {missing[0]}.")
-            seat_players = [found[pid] for pid in seats]
-            if tournament.substitutes_allowed:
-                substitutes = _substitutes_seated(match, seats)
+        home, away, seat_players, substitutes = _next_game_seats(match, seats)
         user = actor if actor is not None and actor.is_authenticated else None
         game = scoring_services.game_create(
-            team_a=match.home.team,
-            team_b=match.away.team,
+            team_a=home.team,
+            team_b=away.team,
             seats=seat_players,
             ruleset=tournament.ruleset,
             ruleset_preset=tournament.ruleset_preset or None,
@@ -828,20 +811,137 @@ def match_game_start(
             substitutes=substitutes,
             public=tournament.public,
         )
-        number = match.match_games.count() + 1
-        link = MatchGame.objects.create(match=match, game=game, number=number)
-        if match.state == State.READY:
-            match.state = State.IN_PROGRESS
-            match.started_at = match.started_at or timezone.now()
-            match.version += 1
-            match.save(update_fields=["state", "started_at", "version"])
-            events.record(
-                events.MATCH_STARTED,
-                tournament_id=tournament.pk,
-                **_match_event(stage, match),
-                game=game.pk,
+        return _link_game(match, game)
+
+
+def _next_game_seats(
+    match: Match, seats: Sequence[int] | None
+) -> tuple[Entry, Entry, list[Player] | None, dict[int, Team]]:
+    """Refuse a next game the match cannot have now (its tournament over, the match not
+    ready or a game of it still being played); its two entries, the players of ``seats``
+    (ids clockwise, or None for the teams' own order) and the substitutes among them."""
+    tournament = match.stage.tournament
+    require_not_finished(tournament)
+    if match.state not in (State.READY, State.IN_PROGRESS) or match.home is None:
+        raise Conflict(
+            f"Match {match} is {match.get_state_display().lower()}: no game can start.",
+            code="match_not_ready",
+        )
+    assert match.away is not None  # noqa: S101 - a ready match has both entries
+    _refuse_if_game_in_progress(match)
+    if seats is None:
+        return match.home, match.away, None, {}
+    found = Player.objects.in_bulk(list(seats))
+    missing = [pid for pid in seats if pid not in found]
+    if missing:
+        raise invalid("seats", f"there is no player {missing[0]}.")
+    substitutes = _substitutes_seated(match, seats) if tournament.substitutes_allowed else {}
+    return match.home, match.away, [found[pid] for pid in seats], substitutes
+
+
+def _link_game(match: Match, game: Game) -> MatchGame:
+    """``game`` counts as the match's next game; a match not yet begun is now under way."""
+    number = match.match_games.count() + 1
+    link = MatchGame.objects.create(match=match, game=game, number=number)
+    if match.state == State.READY:
+        match.state = State.IN_PROGRESS
+        match.started_at = match.started_at or timezone.now()
+        match.version += 1
+        match.save(update_fields=["state", "started_at", "version"])
+        events.record(
+            events.MATCH_STARTED,
+            tournament_id=match.stage.tournament_id,
+            **_match_event(match.stage, match),
+            game=game.pk,
+        )
+    return link
+
+
+def match_game_record_totals(
+    *,
+    match_id: int,
+    actor: Actor,
+    home_points: int,
+    away_points: int,
+    winner_id: int | None = None,
+    seats: Sequence[int] | None = None,
+) -> MatchGame:
+    """Record the match's next game, played on paper, by its final totals only (a quick
+    result): a finished scoring game without hands, marked totals-only, whose result the
+    match takes at once as it takes any finished game's (and standings and ratings after it).
+
+    A director may; the scorekeeper of the match's table only if the tournament allows it
+    (``quick_results_by_scorekeepers``). ``winner_id`` (an entry of the match) is needed only
+    when the totals cannot say who won (both over the target under the caller's rule).
+    """
+    with transaction.atomic():
+        stage, match = _lock(match_id)
+        tournament = stage.tournament
+        if not is_director(tournament, actor) and not (
+            tournament.quick_results_by_scorekeepers and keeps_score_at(match, actor)
+        ):
+            allowed = (
+                "or the scorekeeper of the match's table "
+                if tournament.quick_results_by_scorekeepers
+                else ""
             )
+            raise NotAllowed(
+                f"Only a director of {tournament.name} {allowed}may record a game by its "
+                "final totals.",
+                code="quick_result_not_allowed",
+            )
+        home, away, seat_players, substitutes = _next_game_seats(match, seats)
+        if winner_id is not None and winner_id not in (match.home_id, match.away_id):
+            raise invalid("winner", f"entry {winner_id} does not play this match.")
+        side = None
+        if winner_id is not None:
+            side = Side.TEAM_A if winner_id == match.home_id else Side.TEAM_B
+        user = actor if actor is not None and actor.is_authenticated else None
+        try:
+            game = scoring_services.game_record_totals(
+                team_a=home.team,
+                team_b=away.team,
+                totals=(home_points, away_points),
+                winner=side,
+                seats=seat_players,
+                ruleset=tournament.ruleset,
+                ruleset_preset=tournament.ruleset_preset or None,
+                table=f"Table {match.table}" if match.table else "",
+                created_by=user,
+                scorekeepers=_directors_of(tournament),
+                substitutes=substitutes,
+                public=tournament.public,
+            )
+        except EngineError as exc:
+            # the engine names the totals by team; the match names them by side
+            raise _quick_result_refusal(exc, match, side) from exc
+        link = _link_game(match, game)
+        match_sync(match_id=match.pk)
+        link.match.refresh_from_db()
         return link
+
+
+#: The engine's names for the final totals, as the match names them (home is team A).
+_TOTALS_FIELDS = {
+    "totals.0": ("home_points",),
+    "totals.1": ("away_points",),
+    "totals": ("home_points", "away_points"),
+}
+
+
+def _quick_result_refusal(error: EngineError, match: Match, named: str | None) -> ValidationFailed:
+    """The engine's refusal of final totals, named as the match names its sides (``named``:
+    the side given as the winner)."""
+    message = error.message
+    if error.code == "wrong_winner":
+        # the winner named is not the one the totals give: the other side is
+        won = match.away_name if named == Side.TEAM_A else match.home_name
+        message = (
+            f"the totals say {won} won: a team under the target, or with the lower total "
+            "when both are over, did not win"
+        )
+    names = _TOTALS_FIELDS.get(error.field or "", (error.field or "totals",))
+    return ValidationFailed(message, code=error.code, fields={name: [message] for name in names})
 
 
 def match_game_start_online(*, match_id: int, actor: Actor) -> MatchGame:
@@ -960,6 +1060,7 @@ __all__ = [
     "bracket_sync",
     "entry_withdraw",
     "match_forfeit",
+    "match_game_record_totals",
     "match_game_start",
     "match_hold_clear",
     "match_outcome",

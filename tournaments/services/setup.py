@@ -111,6 +111,7 @@ class Setup:
     swiss_rounds: int | None = None
     third_place: bool = False
     check_in_required: bool = False
+    quick_results_by_scorekeepers: bool = False
     seeding: str = "as_entered"
     start: bool = True
 
@@ -170,6 +171,7 @@ def tournament_setup(*, actor: Actor, setup: Setup, rng: random.Random | None = 
         match_format=Tournament.MatchFormat.BEST_OF,
         match_games=setup.match_games,
         check_in_required=setup.check_in_required,
+        quick_results_by_scorekeepers=setup.quick_results_by_scorekeepers,
     )
     tournament = tournament_open_registration(tournament_id=tournament.pk, actor=actor)
     csv = _is_csv(setup.teams)

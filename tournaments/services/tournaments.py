@@ -125,6 +125,7 @@ def tournament_create(
     substitutes_allowed: bool = False,
     seed_by_rating: bool = False,
     check_in_required: bool = False,
+    quick_results_by_scorekeepers: bool = False,
 ) -> Tournament:
     """Create a tournament in draft; ``actor`` becomes its organiser and first director.
 
@@ -164,6 +165,7 @@ def tournament_create(
             substitutes_allowed=substitutes_allowed,
             seed_by_rating=seed_by_rating,
             check_in_required=check_in_required,
+            quick_results_by_scorekeepers=quick_results_by_scorekeepers,
         )
     if organiser is not None:
         tournament.directors.add(organiser)
@@ -179,6 +181,7 @@ UPDATABLE = {
     "substitutes_allowed",
     "seed_by_rating",
     "check_in_required",
+    "quick_results_by_scorekeepers",
     "match_format",
     "match_games",
     "ruleset_preset",
@@ -229,6 +232,7 @@ def tournament_update(
         "substitutes_allowed",
         "seed_by_rating",
         "check_in_required",
+        "quick_results_by_scorekeepers",
         "match_format",
         "match_games",
     ):

@@ -1,5 +1,6 @@
-"""A match's page, its score-pad link, its next game, and the director's acts on it
-(forfeit, confirm a held reset, keep the result), each after a confirmation."""
+"""A match's page, its score-pad link, its next game (or one played on paper, recorded by
+its totals), and the director's acts on it (forfeit, confirm a held reset, keep the result),
+each after a confirmation."""
 
 from __future__ import annotations
 
@@ -19,9 +20,10 @@ from django.views.decorators.http import conditional_page, require_GET
 
 from scoring.engine import EngineError
 from scoring.models import Game
-from scoring.views.common import forbidden, post_else_back
-from tarabish_site.api.errors import ApplicationError, Conflict, PreconditionFailed
+from scoring.views.common import _put_errors, forbidden, post_else_back
+from tarabish_site.api.errors import ApplicationError, Conflict, NotAllowed, PreconditionFailed
 from tournaments import selectors, services
+from tournaments.forms import QuickResultForm
 from tournaments.models import Match
 from tournaments.views.common import _match_or_404
 
@@ -43,13 +45,32 @@ def match_live(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 def _match_page(
-    request: HttpRequest, match: Match, *, error: str = "", status: int = 200
+    request: HttpRequest,
+    match: Match,
+    *,
+    error: str = "",
+    status: int = 200,
+    quick_form: QuickResultForm | None = None,
 ) -> HttpResponse:
-    """The match's page; ``error`` says why a director's action on it was refused."""
+    """The match's page; ``error`` says why a director's action on it was refused, and
+    ``quick_form`` is a quick result refused, with its errors by its fields."""
     links = selectors.match_game_rows(match)
     tournament = match.stage.tournament
     can_direct = selectors.tournament_directed_by(tournament, request.user)
-    can_start = can_direct or selectors.match_kept_by(match, request.user)
+    keeps = not can_direct and selectors.match_kept_by(match, request.user)
+    can_start = can_direct or keeps
+    playing = any(row.link.game.status == Game.Status.IN_PROGRESS for row in links)
+    can_quick = (
+        (can_direct or (keeps and tournament.quick_results_by_scorekeepers))
+        and not playing
+        and match.state in (Match.State.READY, Match.State.IN_PROGRESS)
+        and tournament.status != tournament.Status.FINISHED
+    )
+    if can_quick and quick_form is None:
+        quick_form = _quick_form(match)
+    elif not can_quick and quick_form is not None and quick_form.errors:
+        # the form is no longer offered (the match moved on): its refusal goes on top
+        error = error or " ".join(str(e) for errors in quick_form.errors.values() for e in errors)
     return render(
         request,
         "tournaments/match.html",
@@ -61,10 +82,70 @@ def _match_page(
             "can_start": can_start,
             "actions": selectors.match_director_actions(match) if can_direct else None,
             "action_error": error,
-            "playing": any(row.link.game.status == Game.Status.IN_PROGRESS for row in links),
+            "playing": playing,
+            "quick_form": quick_form if can_quick else None,
+            "caller_rule": can_quick and tournament.ruleset.get("both_over") == "caller",
         },
         status=status,
     )
+
+
+def _quick_form(match: Match, data: Any = None) -> QuickResultForm:
+    return QuickResultForm(data, home=match.home_name, away=match.away_name, prefix="quick")
+
+
+#: Where a refusal naming a field of the service lands on the quick result's form.
+_QUICK_FIELD_OF = {"seats": "winner", "game": "winner", "match": "winner"}
+
+
+@post_else_back("tournaments:match-detail")
+@login_required
+def match_quick_result(request: HttpRequest, pk: int) -> HttpResponse:
+    """A director (or the table's scorekeeper, if the tournament allows) records the match's
+    next game, played on paper, by its final totals: the match takes its result at once."""
+    match = _match_or_404(request, pk)
+    form = _quick_form(match, request.POST)
+    status = 400
+    if form.is_valid():
+        data = form.cleaned_data
+        side = data["winner"]
+        winner = {"home": match.home_id, "away": match.away_id}.get(side) if side else None
+        try:
+            link = services.match_game_record_totals(
+                match_id=match.pk,
+                actor=request.user,
+                home_points=data["home_points"],
+                away_points=data["away_points"],
+                winner_id=winner,
+            )
+        except NotAllowed as exc:
+            return forbidden(
+                request,
+                exc.message,
+                reverse("tournaments:match-detail", args=[pk]),
+                _("Back to the match"),
+            )
+        except (EngineError, ApplicationError) as exc:
+            if isinstance(exc, ApplicationError):
+                exc.fields = {_QUICK_FIELD_OF.get(k, k): v for k, v in (exc.fields or {}).items()}
+            _put_errors(form, exc)
+            status = getattr(exc, "status", 400)
+        else:
+            game = link.game
+            messages.success(
+                request,
+                _("Game %(number)s recorded by its totals: %(home)s %(a)s, %(away)s %(b)s.")
+                % {
+                    "number": link.number,
+                    "home": match.home_name,
+                    "away": match.away_name,
+                    "a": game.score_a,
+                    "b": game.score_b,
+                },
+            )
+            return redirect("tournaments:match-detail", pk=pk)
+    fresh = _match_or_404(request, pk)
+    return _match_page(request, fresh, quick_form=form, status=status)
 
 
 @dataclass(frozen=True)

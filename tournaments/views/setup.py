@@ -49,6 +49,7 @@ def tournament_setup_page(request: HttpRequest) -> HttpResponse:
             swiss_rounds=data["swiss_rounds"],
             third_place=data["third_place"],
             check_in_required=data["check_in_required"],
+            quick_results_by_scorekeepers=data["quick_results_by_scorekeepers"],
             seeding=data["seeding"],
         )
         try:
