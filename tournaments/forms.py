@@ -80,6 +80,15 @@ class SetupForm(forms.Form):
         required=False,
         help_text=_("Otherwise every team above is checked in and plays."),
     )
+    entry_cap = forms.IntegerField(
+        label=_("Most teams"),
+        min_value=2,
+        required=False,
+        help_text=_(
+            "Empty: no cap. Teams beyond it wait, and take the place of a team that "
+            "withdraws or misses check-in, in order."
+        ),
+    )
     quick_results_by_scorekeepers = forms.BooleanField(
         label=_("Table scorekeepers may record games played on paper"),
         required=False,

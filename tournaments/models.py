@@ -81,6 +81,12 @@ class Tournament(models.Model):
         help_text="Teams check in on the day; otherwise every registered team is checked in "
         "and plays.",
     )
+    entry_cap = models.PositiveIntegerField(
+        null=True,
+        blank=True,
+        help_text="The most teams that play: teams registered beyond it wait, and are "
+        "promoted in order of registration when a place frees. Empty: no cap.",
+    )
     quick_results_by_scorekeepers = models.BooleanField(
         default=False,
         help_text="The scorekeeper of a match's table may record a game played on paper by its "
@@ -98,6 +104,11 @@ class Tournament(models.Model):
                 condition=Q(ends_on__gte=F("starts_on")),
                 name="tournament_ends_after_start",
                 violation_error_message="The last day cannot come before the first day.",
+            ),
+            models.CheckConstraint(
+                condition=Q(entry_cap__isnull=True) | Q(entry_cap__gte=2),
+                name="tournament_entry_cap",
+                violation_error_message="A tournament is at least two teams: a cap of 2 or more.",
             ),
             models.CheckConstraint(
                 condition=Q(match_games__gte=1),
@@ -125,6 +136,7 @@ class Entry(models.Model):
         ACTIVE = "active", _("Active")
         INACTIVE = "inactive", _("Inactive (did not check in)")
         WITHDRAWN = "withdrawn", _("Withdrawn")
+        WAITING = "waiting", _("On the waiting list")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     team = models.ForeignKey("scoring.Team", on_delete=models.PROTECT, related_name="entries")

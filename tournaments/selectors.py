@@ -644,6 +644,8 @@ class DayAtAGlance:
     next_step: NextStep | None = None
     #: Ready matches that wait for a team (playing, or due at an earlier match) or a table.
     queued: list[Match] = field(default_factory=list)
+    #: Teams on the waiting list (the tournament is full), first to be promoted first.
+    waiting_list: list[Entry] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -760,6 +762,16 @@ def director_day(tournament: Tournament) -> DayAtAGlance:
         checked_in=counts["checked_in"],
         entries=counts["entries"],
         next_step=director_next_step(tournament),
+        waiting_list=waiting_list(tournament),
+    )
+
+
+def waiting_list(tournament: Tournament) -> list[Entry]:
+    """The teams waiting for a place in ``tournament``, in the order they are promoted."""
+    return list(
+        tournament.entries.filter(status=Entry.Status.WAITING)
+        .select_related("team")
+        .order_by("registered_at", "pk")
     )
 
 

@@ -87,6 +87,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "seed_by_rating",
             "check_in_required",
             "quick_results_by_scorekeepers",
+            "entry_cap",
             "version",
             "entry_count",
             "stage_count",
@@ -124,6 +125,15 @@ class TournamentCreateSerializer(OnlyItsFields):
         default=False,
         help_text="Teams check in on the day; otherwise every team registered is checked in.",
     )
+    entry_cap = serializers.IntegerField(
+        min_value=2,
+        max_value=SEED_MAX,
+        required=False,
+        default=None,
+        allow_null=True,
+        help_text="The most teams that play; those registered beyond it wait on a waiting "
+        "list, promoted in order of registration when a team withdraws or misses check-in.",
+    )
     quick_results_by_scorekeepers = serializers.BooleanField(
         required=False,
         default=False,
@@ -142,6 +152,9 @@ class TournamentUpdateSerializer(OnlyItsChanges):
     seed_by_rating = serializers.BooleanField(required=False)
     check_in_required = serializers.BooleanField(required=False)
     quick_results_by_scorekeepers = serializers.BooleanField(required=False)
+    entry_cap = serializers.IntegerField(
+        min_value=2, max_value=SEED_MAX, required=False, allow_null=True
+    )
     match_format = serializers.ChoiceField(choices=Tournament.MatchFormat.choices, required=False)
     match_games = serializers.IntegerField(min_value=1, max_value=9, required=False)
     ruleset_preset = serializers.ChoiceField(choices=list(PRESETS), required=False)

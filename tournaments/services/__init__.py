@@ -66,6 +66,7 @@ from tournaments.services.tournaments import (
     tournament_open_registration,
     tournament_public_follow,
     tournament_update,
+    waiting_promote,
 )
 
 __all__ = [
@@ -123,4 +124,5 @@ __all__ = [
     "tournament_scorekeeper_add",
     "tournament_scorekeeper_remove",
     "tournament_update",
+    "waiting_promote",
 ]

@@ -42,6 +42,7 @@ from tournaments.services._common import (
     require_results_open,
 )
 from tournaments.services.standings import standings_touch
+from tournaments.services.tournaments import waiting_promote
 
 State = Match.State
 FINISHED = (State.COMPLETE, State.VOID)
@@ -1010,6 +1011,7 @@ def entry_withdraw(
         require_not_finished(tournament)
         if entry.status == Entry.Status.WITHDRAWN:
             raise Conflict(f"{entry.team} has already withdrawn.", code="already_withdrawn")
+        was_playing = entry.status == Entry.Status.ACTIVE
         entry.status = Entry.Status.WITHDRAWN
         entry.withdrawn_at = timezone.now()
         entry.withdrawal_note = note[:300]
@@ -1037,6 +1039,9 @@ def entry_withdraw(
                 bracket_sync(stage)
             standings_touch(stage_id=stage.pk)
             stage_refresh_status(stage)
+        if was_playing:
+            # before play starts, its place goes to the first team waiting for one
+            waiting_promote(tournament=tournament)
         return entry
 
 

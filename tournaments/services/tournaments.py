@@ -126,6 +126,7 @@ def tournament_create(
     seed_by_rating: bool = False,
     check_in_required: bool = False,
     quick_results_by_scorekeepers: bool = False,
+    entry_cap: int | None = None,
 ) -> Tournament:
     """Create a tournament in draft; ``actor`` becomes its organiser and first director.
 
@@ -148,6 +149,7 @@ def tournament_create(
         match_format=match_format,
         match_games=match_games,
     )
+    _check_cap(entry_cap)
     organiser = actor if actor is not None and actor.is_authenticated else None
     with integrity_as_conflict(f"A tournament with the slug {slug!r} already exists."):
         tournament = Tournament.objects.create(
@@ -166,13 +168,20 @@ def tournament_create(
             seed_by_rating=seed_by_rating,
             check_in_required=check_in_required,
             quick_results_by_scorekeepers=quick_results_by_scorekeepers,
+            entry_cap=entry_cap,
         )
     if organiser is not None:
         tournament.directors.add(organiser)
     return tournament
 
 
+def _check_cap(cap: int | None) -> None:
+    if cap is not None and not 2 <= cap <= SEED_MAX:
+        raise invalid("entry_cap", f"a tournament is at least two teams: from 2 to {SEED_MAX}.")
+
+
 UPDATABLE = {
+    "entry_cap",
     "name",
     "venue",
     "starts_on",
@@ -213,6 +222,8 @@ def tournament_update(
             code="already_started",
             fields={"check_in_required": ["play has started"]},
         )
+    if "entry_cap" in changes:
+        _cap_change(tournament, changes["entry_cap"], started=started)
     if "ruleset" in changes or "ruleset_preset" in changes:
         tournament.ruleset_preset, tournament.ruleset = _ruleset_json(
             changes.get("ruleset_preset", ""), changes.get("ruleset")
@@ -243,7 +254,55 @@ def tournament_update(
         raise invalid("ends_on", "the tournament cannot end before it starts.")
     tournament.version += 1
     tournament.save()
+    if "entry_cap" in changes:
+        waiting_promote(tournament=tournament)
     return tournament
+
+
+def _cap_change(tournament: Tournament, cap: int | None, *, started: bool) -> None:
+    """Set the cap: refused once play has started (the teams playing are fixed), or below the
+    teams already in (they keep their places; withdraw one first)."""
+    _check_cap(cap)
+    if started:
+        raise Conflict(
+            "The cap cannot change once play has started.",
+            code="already_started",
+            fields={"entry_cap": ["play has started"]},
+        )
+    playing = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    if cap is not None and cap < playing:
+        message = (
+            f"{playing} teams are in already: a cap under that would take places from teams "
+            "that have them. Withdraw teams first, or choose a cap of at least that."
+        )
+        raise Conflict(message, code="cap_below_entries", fields={"entry_cap": [message]})
+    tournament.entry_cap = cap
+
+
+def _places_left(tournament: Tournament) -> int | None:
+    """How many more teams may play under the tournament's cap (None: no cap)."""
+    if tournament.entry_cap is None:
+        return None
+    playing = tournament.entries.filter(status=Entry.Status.ACTIVE).count()
+    return max(tournament.entry_cap - playing, 0)
+
+
+def waiting_promote(*, tournament: Tournament) -> list[Entry]:
+    """Give the places free under the cap (all of them, with no cap) to the teams on the
+    waiting list, first registered first, while play has not started; returns the entries
+    promoted. The caller holds the tournament's lock (or is its only writer)."""
+    if tournament.status in (Status.RUNNING, Status.FINISHED):
+        return []
+    places = _places_left(tournament)
+    if places == 0:
+        return []
+    waiting = tournament.entries.filter(status=Entry.Status.WAITING).order_by("registered_at", "pk")
+    promoted = list(waiting if places is None else waiting[:places])
+    for entry in promoted:
+        entry.status = Entry.Status.ACTIVE
+        entry.version += 1
+    Entry.objects.bulk_update(promoted, ["status", "version"])
+    return promoted
 
 
 @transaction.atomic
@@ -385,19 +444,31 @@ def entry_register(
         raise Conflict(
             f"Seed {seed} is already taken.", code="seed_taken", fields={"seed": ["already taken"]}
         )
+    waits = _places_left(tournament) == 0
+    if waits and seed is not None:
+        raise invalid("seed", _WAITS_UNSEEDED)
     with integrity_as_conflict(f"{team.name} or seed {seed} is already registered."):
         entry = Entry.objects.create(
-            tournament=tournament, team=team, seed=seed, **_arrival(tournament)
+            tournament=tournament, team=team, seed=seed, **_arrival(tournament, waits=waits)
         )
     _bump(tournament)
     return entry
 
 
-def _arrival(tournament: Tournament) -> dict[str, Any]:
-    """How a new entry starts: checked in already, unless the tournament has a check-in."""
+#: Why a team registered beyond the cap takes no seed.
+_WAITS_UNSEEDED = (
+    "the tournament is full: this team goes on the waiting list, and takes a seed only once "
+    "it is promoted; leave its seed empty."
+)
+
+
+def _arrival(tournament: Tournament, *, waits: bool = False) -> dict[str, Any]:
+    """How a new entry starts: checked in already, unless the tournament has a check-in; on
+    the waiting list when ``waits`` (the tournament is full)."""
+    status = {"status": Entry.Status.WAITING} if waits else {}
     if tournament.check_in_required:
-        return {}
-    return {"checked_in": True, "checked_in_at": timezone.now()}
+        return status
+    return {"checked_in": True, "checked_in_at": timezone.now(), **status}
 
 
 def _refuse_players_elsewhere(
@@ -432,7 +503,10 @@ def entry_check_in(*, entry_id: int, actor: Actor, checked_in: bool = True) -> E
         raise Conflict(f"{entry.team} has withdrawn.", code="withdrawn")
     entry.checked_in = checked_in
     entry.checked_in_at = timezone.now() if checked_in else None
-    entry.status = Entry.Status.ACTIVE
+    if entry.status == Entry.Status.INACTIVE:
+        # back in play, if a place is free; else behind the teams already waiting
+        full = _places_left(entry.tournament) == 0
+        entry.status = Entry.Status.WAITING if full else Entry.Status.ACTIVE
     entry.version += 1
     entry.save(update_fields=["checked_in", "checked_in_at", "status", "version"])
     return entry
@@ -492,6 +566,7 @@ def checkin_process(*, tournament_id: int, actor: Actor) -> Tournament:
     require_status(tournament, Status.CHECK_IN, doing="process check-in")
     entries = list(tournament.entries.select_related("team").select_for_update())
     present = [e for e in entries if e.checked_in and e.status == Entry.Status.ACTIVE]
+    present += _standby_promote(tournament, present, entries)
     if len(present) < 2:
         raise Conflict(
             f"Only {len(present)} team(s) checked in; a tournament needs at least two.",
@@ -499,6 +574,24 @@ def checkin_process(*, tournament_id: int, actor: Actor) -> Tournament:
         )
     _seeds_close_up(tournament, present, entries)
     return _bump(tournament)
+
+
+def _standby_promote(
+    tournament: Tournament, present: list[Entry], entries: list[Entry]
+) -> list[Entry]:
+    """The places of the teams that missed check-in go to the waiting teams that checked
+    in, first registered first, up to the cap; returns those promoted."""
+    free = None if tournament.entry_cap is None else tournament.entry_cap - len(present)
+    standby = sorted(
+        (e for e in entries if e.status == Entry.Status.WAITING and e.checked_in),
+        key=lambda e: (e.registered_at, e.pk),
+    )
+    promoted = standby if free is None else standby[: max(free, 0)]
+    for entry in promoted:
+        entry.status = Entry.Status.ACTIVE
+        entry.version += 1
+    Entry.objects.bulk_update(promoted, ["status", "version"])
+    return promoted
 
 
 def _seeds_close_up(tournament: Tournament, present: list[Entry], entries: list[Entry]) -> None:
@@ -794,6 +887,10 @@ def _register_rows(
 ) -> None:
     """Register ``rows`` (the tournament is locked), or nothing if any of them is refused."""
     _check_duplicates(rows, tournament, report)
+    places = _places_left(tournament)
+    for index, row in enumerate(rows):
+        if places is not None and index >= places and row.seed is not None:
+            report.add(row.number, "seed", _WAITS_UNSEEDED)
     if report.errors:
         bad = sorted({key.split(".")[1] for key in report.errors}, key=int)
         raise ValidationFailed(
@@ -803,7 +900,8 @@ def _register_rows(
             fields=report.errors,
         )
     arrival = _arrival(tournament)
-    for row in rows:
+    waiting = _arrival(tournament, waits=True)
+    for index, row in enumerate(rows):
         one = _player(row.player_one, row.community)
         two = _player(row.player_two, row.community)
         team = _team_for(one, two, row.team)
@@ -815,7 +913,8 @@ def _register_rows(
                 code="csv_rows_invalid" if report.prefix == "rows" else "entries_invalid",
                 fields={field_name: ["already registered in this tournament"]},
             )
-        report.created.append(Entry(tournament=tournament, team=team, seed=row.seed, **arrival))
+        how = waiting if places is not None and index >= places else arrival
+        report.created.append(Entry(tournament=tournament, team=team, seed=row.seed, **how))
     with integrity_as_conflict("Another change registered some of these teams at the same time."):
         report.created = Entry.objects.bulk_create(report.created)
     _bump(tournament)
