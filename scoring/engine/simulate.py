@@ -30,7 +30,7 @@ from functools import partial
 from typing import Literal
 
 from scoring.engine import _bits
-from scoring.engine.cards import DECK, Card, Suit
+from scoring.engine.cards import DECK, Card, Rank, Suit
 from scoring.engine.dealing import Deal, choose_first_dealer
 from scoring.engine.game import GameProgress, forced_call, game_progress
 from scoring.engine.hand import (
@@ -45,8 +45,8 @@ from scoring.engine.hand import (
 )
 from scoring.engine.record import TrickRecord
 from scoring.engine.ruleset import Ruleset
-from scoring.engine.runs import RunShown, runs_of_mask
-from scoring.engine.scoring import HandResult, HandSummary, settle
+from scoring.engine.runs import Run, RunKind, RunShown, runs_of_mask
+from scoring.engine.scoring import HandResult, HandSummary, Outcome, settle
 
 __all__ = ["Player", "SimulatedGame", "SimulatedHand", "simulate_game", "simulate_hand"]
 
@@ -64,6 +64,8 @@ _ABOVE9 = tuple(_bits.ABOVE[r] for r in range(9))
 _SUITS = tuple(Suit)
 #: King and queen of each trump.
 _BELLA = (*((1 << (9 * s + 7)) | (1 << (9 * s + 6)) for s in range(4)), 0)
+#: The made / half-bait / bait test by the fast loop's number for it.
+_OUTCOMES = (Outcome.MADE, Outcome.HALF_BAIT, Outcome.BAIT)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,21 +257,12 @@ def _greedy_pick(m: int, led: int, top: int, t: int) -> int:
     return max(cards, key=lambda i: (keys[i], pts[i], -i))
 
 
-def score_fast(
-    *,
-    hands: list[int],
-    caller: int,
-    t: int,
-    card_points: list[int],
-    runs_for_team: bool,
-    half_bait_is_whole_bait: bool,
-) -> tuple[int, int, int]:
-    """Runs, bella and the made / half-bait / bait test for a fast-loop hand.
-
-    Returns (points team 0, points team 1, outcome 0 made / 1 half-bait / 2 bait).
-    """
-    cp = card_points
-    # runs: every player shows all their runs; only the best run's holder counts
+def _runs_and_bella(
+    hands: Sequence[int], t: int, *, runs_for_team: bool
+) -> tuple[int, int, int, int]:
+    """Who counts runs (-1 nobody), the run points of team 0 and 1, and the bella seat (-1
+    none) for a fast-loop hand: every player shows all their runs; only the best run's holder
+    counts (and the partner, with ``runs_for_team``), and two equal best runs cancel."""
     best_key = 0
     best_seat = -1
     tie = False
@@ -284,7 +277,9 @@ def score_fast(
                 elif rk == best_key and s != best_seat:
                     tie = True
     rp = [0, 0]
-    if best_seat >= 0 and not tie:
+    if tie:
+        best_seat = -1
+    elif best_seat >= 0:
         for s in (best_seat, (best_seat + 2) & 3) if runs_for_team else (best_seat,):
             h = hands[s]
             rp[s & 1] += (
@@ -293,15 +288,20 @@ def score_fast(
                 + _RUN_POINTS9[(h >> 18) & 511]
                 + _RUN_POINTS9[h >> 27]
             )
-    bp = [0, 0]
+    bella = -1
     pair = _BELLA[t]
     if pair:
         for s in range(4):
             if hands[s] & pair == pair:
-                bp[s & 1] = 20
-    total = (162 if t < 4 else 130) + rp[0] + rp[1] + bp[0] + bp[1]
-    taken0 = cp[0] + rp[0] + bp[0]
-    taken1 = cp[1] + rp[1] + bp[1]
+                bella = s
+    return best_seat, rp[0], rp[1], bella
+
+
+def _call_test(
+    taken0: int, taken1: int, total: int, caller: int, *, half_bait_is_whole_bait: bool
+) -> tuple[int, int, int]:
+    """The made / half-bait / bait test: (points team 0, points team 1, outcome 0 made /
+    1 half-bait / 2 bait)."""
     ct = caller & 1
     mine = taken1 if ct else taken0
     if 2 * mine > total:
@@ -309,6 +309,32 @@ def score_fast(
     if 2 * mine == total and not half_bait_is_whole_bait:
         return (0, taken1, 1) if ct == 0 else (taken0, 0, 1)
     return (0, total, 2) if ct == 0 else (total, 0, 2)
+
+
+def score_fast(
+    *,
+    hands: list[int],
+    caller: int,
+    t: int,
+    card_points: list[int],
+    runs_for_team: bool,
+    half_bait_is_whole_bait: bool,
+) -> tuple[int, int, int]:
+    """Runs, bella and the made / half-bait / bait test for a fast-loop hand.
+
+    Returns (points team 0, points team 1, outcome 0 made / 1 half-bait / 2 bait).
+    """
+    _, r0, r1, bella = _runs_and_bella(hands, t, runs_for_team=runs_for_team)
+    b0 = 20 if bella in (0, 2) else 0
+    b1 = 20 if bella in (1, 3) else 0
+    total = (162 if t < 4 else 130) + r0 + r1 + b0 + b1
+    return _call_test(
+        card_points[0] + r0 + b0,
+        card_points[1] + r1 + b1,
+        total,
+        caller,
+        half_bait_is_whole_bait=half_bait_is_whole_bait,
+    )
 
 
 def _actions(
@@ -359,6 +385,13 @@ def _hand_log(
     return HandLog(ruleset, dealer, Deal(dealt), tuple(actions), scores)
 
 
+def _dealt(deck: tuple[Card, ...], first: int) -> tuple[Card, ...]:
+    """The cards of the seat dealt packets ``first``, ``first + 4`` and ``first + 8`` (three
+    cards each) of the cut deck."""
+    b = 3 * first
+    return deck[b : b + 3] + deck[b + 12 : b + 15] + deck[b + 24 : b + 27]
+
+
 def _bella_seat(hands: Sequence[int], t: int) -> int | None:
     """The seat dealt the king and queen of trump, if one was."""
     pair = _BELLA[t]
@@ -369,17 +402,52 @@ def _bella_seat(hands: Sequence[int], t: int) -> int | None:
     return None
 
 
+#: ``_RUN_SHOWN[seat][suit][length == 4][top]``: that run shown by that seat (top 0..8).
+_RUN_SHOWN: tuple[tuple[tuple[dict[int, RunShown], ...], ...], ...] = tuple(
+    tuple(
+        tuple(
+            {
+                top: RunShown(seat, kind, _SUITS[su], Rank(top + 6))
+                for top in range(kind.length - 1, 9)
+            }
+            for kind in (RunKind.TWENTY, RunKind.FIFTY)
+        )
+        for su in range(4)
+    )
+    for seat in range(4)
+)
+#: ``_SHOWN9[seat][suit][m]``: the runs ``seat`` shows holding the 9-bit mask ``m`` of
+#: ``suit`` (made once here rather than checked again for every hand).
+_SHOWN9: tuple[tuple[tuple[tuple[RunShown, ...], ...], ...], ...] = tuple(
+    tuple(
+        tuple(tuple(by_suit[n == 4][top] for n, top in _bits.RUNS9[m]) for m in range(512))
+        for by_suit in by_seat
+    )
+    for by_seat in _RUN_SHOWN
+)
+
+
+def _shown_rank(r: RunShown) -> tuple[int, int]:
+    return (r.kind.length, int(r.top))
+
+
 def _shown(hands: Sequence[int], t: int, plays: list[int], leader: int) -> tuple[RunShown, ...]:
     """Every run, shown at each player's second card: in the second trick's order, which
-    starts with the winner of the first (``leader`` led it)."""
+    starts with the winner of the first (``leader`` led it); each player's best first."""
     keys = _WIN_KEY[t * 4 + plays[0] // 9]
-    second = (leader + max(range(4), key=lambda p: keys[plays[p]])) & 3
-    return tuple(
-        RunShown.of(s, r)
-        for k in range(4)
-        for s in ((second + k) & 3,)
-        for r in runs_of_mask(hands[s])
-    )
+    k0, k1, k2, k3 = (keys[i] for i in plays[:4])
+    best = max(k0, k1, k2, k3)
+    second = (leader + (k0, k1, k2, k3).index(best)) & 3
+    shown: list[RunShown] = []
+    for k in range(4):
+        s = (second + k) & 3
+        h = hands[s]
+        t0, t1, t2, t3 = _SHOWN9[s]
+        mine = t0[h & 511] + t1[(h >> 9) & 511] + t2[(h >> 18) & 511] + t3[h >> 27]
+        if len(mine) > 1:
+            mine = tuple(sorted(mine, key=_shown_rank, reverse=True))
+        shown += mine
+    return tuple(shown)
 
 
 def _leaders(plays: list[int], t: int, leader: int) -> list[int]:
@@ -391,6 +459,50 @@ def _leaders(plays: list[int], t: int, leader: int) -> list[int]:
         leader = (leader + pos) & 3
         out.append(leader)
     return out
+
+
+def _result(
+    ruleset: Ruleset,
+    *,
+    dealer: int,
+    scored: tuple[int, int, int, int],
+    caller: int,
+    t: int,
+    card_points: tuple[int, int],
+    shown: tuple[RunShown, ...],
+) -> HandResult:
+    """The :class:`HandResult` of a played fast-loop hand, from what the loop knows (the same
+    result :func:`~scoring.engine.scoring.settle` gives from the shown runs and the bella):
+    ``scored`` is :func:`_runs_and_bella` of the dealt hands."""
+    run_seat, r0, r1, bella = scored
+    b0 = 20 if bella in (0, 2) else 0
+    b1 = 20 if bella in (1, 3) else 0
+    total = (162 if t < 4 else 130) + r0 + r1 + b0 + b1
+    taken = (card_points[0] + r0 + b0, card_points[1] + r1 + b1)
+    p0, p1, test = _call_test(
+        *taken, total, caller, half_bait_is_whole_bait=ruleset.half_bait_is_whole_bait
+    )
+    counted: tuple[Run, ...] = ()
+    if run_seat >= 0:
+        seats = (run_seat, run_seat ^ 2) if ruleset.runs_count_for_team else (run_seat,)
+        counted = tuple(Run(r.kind, r.suit, r.top) for r in shown if r.seat in seats)
+    return HandResult(
+        _OUTCOMES[test],
+        dealer,
+        caller,
+        caller & 1,
+        None if t == 4 else _SUITS[t],
+        card_points,
+        (r0, r1),
+        (b0, b1),
+        taken,
+        total,
+        (p0, p1),
+        None if run_seat < 0 else run_seat,
+        counted,
+        None if bella < 0 else bella,
+        call_outcome=_OUTCOMES[test],
+    )
 
 
 def simulate_hand(
@@ -418,11 +530,14 @@ def simulate_hand(
         no_trump_allowed=ruleset.no_trump_allowed,
         greedy=player == "greedy",
     )
-    deck = [DECK[i] for i in order]
-    seats: list[list[Card]] = [[], [], [], []]
-    for p in range(12):
-        seats[(dealer + 1 + p) % 4].extend(deck[3 * p : 3 * p + 3])
-    dealt = tuple(tuple(h) for h in seats)
+    deck = tuple(map(DECK.__getitem__, order))
+    first = (-dealer - 1) & 3  # the packet dealt first to seat 0
+    dealt = (
+        _dealt(deck, first),
+        _dealt(deck, (first + 1) & 3),
+        _dealt(deck, (first + 2) & 3),
+        _dealt(deck, (first + 3) & 3),
+    )
     masks = tuple(hands)
     log = partial(
         _hand_log,
@@ -442,37 +557,22 @@ def simulate_hand(
         summary = HandSummary(dealer=dealer, caller=None, trump=None, card_points=None)
         return SimulatedHand(record, summary, result, log)
     shown = _shown(masks, t, plays, (dealer + 1) % 4)
-    played = [DECK[i] for i in plays]
-    bella_seat = _bella_seat(masks, t)
+    played = iter(map(DECK.__getitem__, plays))
+    scored = _runs_and_bella(masks, t, runs_for_team=ruleset.runs_count_for_team)
+    bella_seat = None if scored[3] < 0 else scored[3]
     record = TrickRecord(
         dealer=dealer,
         caller=caller,
         trump=trump,
-        tricks=tuple(tuple(played[k : k + 4]) for k in range(0, 36, 4)),
+        tricks=tuple(zip(played, played, played, played, strict=True)),
         hands=dealt,
         runs=shown,
         bella_seat=bella_seat,
     )
-    p0, p1, _ = score_fast(
-        hands=hands,
-        caller=caller,
-        t=t,
-        card_points=card_pts,
-        runs_for_team=ruleset.runs_count_for_team,
-        half_bait_is_whole_bait=ruleset.half_bait_is_whole_bait,
-    )
     c0, c1 = card_pts
-    result = settle(
-        ruleset,
-        dealer=dealer,
-        caller=caller,
-        trump=trump,
-        card_points=(c0, c1),
-        runs=shown,
-        bella_seat=bella_seat,
+    result = _result(
+        ruleset, dealer=dealer, scored=scored, caller=caller, t=t, card_points=(c0, c1), shown=shown
     )
-    if result.points != (p0, p1):  # pragma: no cover - the fast score and the API agree
-        raise AssertionError((result.points, (p0, p1)))
     summary = HandSummary(
         dealer=dealer,
         caller=caller,
