@@ -26,10 +26,12 @@ $(STAMP): requirements-dev.lock
 		-r requirements-dev.lock
 	touch $(STAMP)
 
+# The sign-in is printed again once the server listens, below its start-up banner.
 run: venv
 	$(BIN)/python manage.py migrate --no-input
 	$(BIN)/python manage.py demo
-	$(BIN)/python manage.py runserver $(HOST):$(PORT)
+	$(BIN)/python manage.py demo_sign_in --when-listening $(HOST):$(PORT) & \
+		$(BIN)/python manage.py runserver $(HOST):$(PORT)
 
 demo: venv
 	$(BIN)/python manage.py migrate --no-input

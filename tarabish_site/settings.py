@@ -514,6 +514,12 @@ LOGGING = {
         "django.server": {"level": "WARNING"},
     },
 }
+if not PRODUCTION:
+    # runserver's start-up lines (the reloader watching files, daphne's endpoint): its banner
+    # already names the address, and `make run` prints the sign-in last, once it listens
+    LOGGING["loggers"].update(  # type: ignore[attr-defined]
+        {"django.utils.autoreload": {"level": "WARNING"}, "daphne.server": {"level": "WARNING"}}
+    )
 # Workers log through LOGGING too, not through handlers Celery puts on the root logger.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 

@@ -52,9 +52,13 @@ class Command(BaseCommand):
         if made:
             self.stdout.write(f"  new tournaments: {', '.join(t.name for t in made)}")
         self.stdout.write(
-            self.style.SUCCESS(
-                f"Demo ready. Director: user {DEMO_USERNAME!r}, password {DEMO_PASSWORD!r}, "
-                "to sign in on the pages (/accounts/sign-in/) or in the admin (/admin/)"
-                + ("" if created else " (account already existed)")
-            )
+            self.style.SUCCESS(sign_in_line() + ("" if created else " (account already existed)"))
         )
+
+
+def sign_in_line() -> str:
+    """The demo director's sign-in, as ``make run`` prints it."""
+    return (
+        f"Demo ready. Director: user {DEMO_USERNAME!r}, password {DEMO_PASSWORD!r}, "
+        "to sign in on the pages (/accounts/sign-in/) or in the admin (/admin/)"
+    )
