@@ -16,6 +16,11 @@ and starts no game of its own (see :func:`scoring.services.game_owner_page`).
 page (the match's next game, or the match or its stage over; see
 :func:`scoring.services.game_owner_next`).
 
+``game_owner_warning`` asks the app that runs a game whether its scorekeepers must be warned
+of something it decides, with ``sender=Game`` and ``game``: a receiver answers in words for
+the score-pad (a held result change in a tournament that would re-open the game's match, and
+stop the game counting; see :func:`scoring.services.game_owner_warning`).
+
 ``game_directed_by`` asks whether another app makes a user a director of one game, with
 ``sender=Game``, ``game`` and ``user``: a tournament's directors direct the games of its matches,
 and those only. A receiver that makes them one answers True (see
@@ -42,6 +47,7 @@ from django.dispatch import Signal
 game_result_changed = Signal()
 game_owner_page = Signal()
 game_owner_next = Signal()
+game_owner_warning = Signal()
 game_directed_by = Signal()
 game_kept_by = Signal()
 games_directed_by = Signal()

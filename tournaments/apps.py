@@ -19,6 +19,7 @@ class TournamentsConfig(AppConfig):
             game_kept_by,
             game_owner_next,
             game_owner_page,
+            game_owner_warning,
             game_result_changed,
             game_result_final,
             games_directed_by,
@@ -27,6 +28,7 @@ class TournamentsConfig(AppConfig):
             director_of_game,
             final_result_of_game,
             games_of_director,
+            held_change_warning,
             keeper_of_game,
             match_next_of_game,
             match_page_of_game,
@@ -38,6 +40,9 @@ class TournamentsConfig(AppConfig):
         )
         game_owner_page.connect(match_page_of_game, dispatch_uid="tournaments.game_owner_page")
         game_owner_next.connect(match_next_of_game, dispatch_uid="tournaments.game_owner_next")
+        game_owner_warning.connect(
+            held_change_warning, dispatch_uid="tournaments.game_owner_warning"
+        )
         game_directed_by.connect(director_of_game, dispatch_uid="tournaments.game_directed_by")
         game_kept_by.connect(keeper_of_game, dispatch_uid="tournaments.game_kept_by")
         games_directed_by.connect(games_of_director, dispatch_uid="tournaments.games_directed_by")

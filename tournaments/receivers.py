@@ -11,6 +11,7 @@ from tournaments.selectors import (
     game_is_in_a_match,
     game_kept_by,
     games_directed_by,
+    held_change_reopening,
     match_counting_game,
     match_of_game,
     stage_of_game,
@@ -49,6 +50,23 @@ def match_next_of_game(sender: object, *, game: Any, **kwargs: Any) -> str | Non
     if stage.status == Stage.Status.FINISHED:
         return _("The match and %(stage)s are over: see the results") % {"stage": stage.name}
     return _("The match is over: see its result")
+
+
+def held_change_warning(sender: object, *, game: Any, **kwargs: Any) -> str | None:
+    """``scoring.signals.game_owner_warning``: a game being played in a bracket match that a
+    held result change would re-open is told so on its score-pad, at once: if a director
+    confirms the change, the game stops counting."""
+    if game.status != "in_progress":
+        return None
+    found = held_change_reopening(game.pk)
+    if found is None:
+        return None
+    held, match = found
+    return _(
+        "The result of %(held)s was changed and waits for a director: confirming it "
+        "re-opens this match (%(match)s), and this game would no longer count. Ask the "
+        "director before going on."
+    ) % {"held": held.key, "match": match.key}
 
 
 def director_of_game(sender: object, *, game: Any, user: Any, **kwargs: Any) -> bool:

@@ -23,7 +23,7 @@ from django.db.models import (
 )
 
 from scoring.models import MisplayDispute, Player
-from tournaments.algorithms.bracket import bracket_document
+from tournaments.algorithms.bracket import bracket_document, dependents
 from tournaments.algorithms.seeding import bracket_size
 from tournaments.models import (
     Entry,
@@ -41,7 +41,7 @@ from tournaments.models import (
     TournamentEvent,
 )
 from tournaments.services._common import keeps_score_at, kept_by
-from tournaments.services.matches import bracket_build, bracket_results
+from tournaments.services.matches import bracket_build, bracket_of, bracket_results
 
 if TYPE_CHECKING:
     from django.contrib.auth.models import AnonymousUser, User
@@ -262,6 +262,27 @@ def match_counting_game(game_id: int) -> Match | None:
         .filter(match_games__game_id=game_id, match_games__discarded=False)
         .first()
     )
+
+
+def held_change_reopening(game_id: int) -> tuple[Match, Match] | None:
+    """For a game being played in a bracket match that confirming a held result change would
+    re-open: the match holding the change and the game's match; None otherwise (two queries
+    for a match game, mostly the first alone)."""
+    match = match_counting_game(game_id)
+    if match is None or not match.stage.is_bracket or not match.key:
+        return None
+    held = list(
+        Match.objects.filter(stage=match.stage, state=Match.State.COMPLETE)
+        .exclude(held_reason="")
+        .exclude(key="")
+    )
+    if not held:
+        return None
+    bracket = bracket_of(match.stage)
+    for other in held:
+        if match.key in dependents(bracket, other.key):
+            return other, match
+    return None
 
 
 def game_directed_by(game_id: int, user: Viewer) -> bool:

@@ -81,6 +81,12 @@ def game_owner_next(game: Game) -> str:
     return _first_answer(signals.game_owner_next, game)
 
 
+def game_owner_warning(game: Game) -> str:
+    """What the app that runs ``game`` warns its score-pad of, in words, or "": the first
+    answer to :data:`scoring.signals.game_owner_warning`."""
+    return _first_answer(signals.game_owner_warning, game)
+
+
 def hand_change_refused_why(user: AnyUser | None, game: Game) -> str:
     """Why ``user`` may not correct or dispute the hands of ``game``, in words for them, or ""
     when they may: a running game's scorekeepers and directors, a finished game's directors

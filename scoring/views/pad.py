@@ -141,6 +141,7 @@ def _pad(
         {
             "then": services.game_owner_page(game) or _then(request),
             "then_words": services.game_owner_next(game) if game.is_over else "",
+            "owner_warning": services.game_owner_warning(game),
             "can_write": can_write,
             **abilities(request, game, can_write=can_write),
             "can_direct": services.user_can_direct(request.user, game),
@@ -158,13 +159,17 @@ def _pad(
 def game_pad_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     """The live part of the score-pad (scoreboard, sheet), for the script to refresh.
 
-    ``?version=N``: 204 when the game is still at version N (nothing to redraw).
+    ``?version=N``: 204 when the game is still at version N (nothing to redraw), and the
+    warning of the app that runs it (``warned``, 1 or 0) is still shown or not.
     """
     game, hands = _game_or_404(request, pk)
     seen = request.GET.get("version", "")
-    if seen.isdigit() and int(seen) == game.version:
+    warning = services.game_owner_warning(game)
+    warned = request.GET.get("warned", "0") == "1"
+    if seen.isdigit() and int(seen) == game.version and warned == bool(warning):
         return HttpResponse(status=204)
     context = game_context(game, hands)
+    context["owner_warning"] = warning
     context["can_write"] = services.user_can_keep_score(request.user, game)
     context.update(abilities(request, game, can_write=context["can_write"]))
     response = render(request, "scoring/_live.html", context)

@@ -681,11 +681,22 @@ def matches_repair() -> list[int]:
     return repaired
 
 
-def match_reset_confirm(*, match_id: int, actor: Actor, expected_version: int) -> Match:
+def match_reset_confirm(
+    *,
+    match_id: int,
+    actor: Actor,
+    expected_version: int,
+    end_game_id: int | None = None,
+) -> Match:
     """A director confirms a held result change: later matches re-open, results set aside.
 
     A match that holds no change (no note, or its games say what it already shows) has
     nothing to confirm: :class:`Conflict`, and the match is left as it is.
+
+    ``end_game_id``: the game of a later match still being played that the confirmation page
+    named (:func:`match_reset_blocked_by`); it is ended early and the change confirmed in one
+    transaction. If another game blocks the reset by then, or none does, :class:`Conflict`
+    (``game_changed``) and nothing changes.
     """
     with transaction.atomic():
         stage, match = _lock(match_id)
@@ -694,7 +705,34 @@ def match_reset_confirm(*, match_id: int, actor: Actor, expected_version: int) -
         ensure_version(current=match.version, expected=expected_version, thing="match")
         if not _holds_a_change(match):
             raise Conflict(f"Match {match} holds no result change to confirm.", code="nothing_held")
-    return match_sync(match_id=match_id, actor=actor, confirm_reset=True)
+        if end_game_id is not None:
+            blocking = match_reset_blocked_by(match)
+            if blocking is None or blocking.game_id != end_game_id:
+                message = (
+                    f"Game {end_game_id} is no longer the game that must end before this "
+                    "change: look at the match again."
+                )
+                raise Conflict(message, code="game_changed")
+            scoring_services.game_end_early(
+                game=blocking.game,
+                by=actor if actor is not None and actor.is_authenticated else None,
+                reason=f"Ended to confirm the changed result of {match.key}.",
+            )
+        return match_sync(match_id=match_id, actor=actor, confirm_reset=True)
+
+
+def match_reset_blocked_by(match: Match) -> MatchGame | None:
+    """The game of a later match, still being played, that must end before the change
+    ``match`` holds can be confirmed (confirming re-opens that match), with its match and
+    game; None when nothing blocks it."""
+    stage = match.stage
+    if not stage.is_bracket or not match.key:
+        return None
+    keys = dependents(bracket_of(stage), match.key)
+    link = _game_being_played(list(Match.objects.filter(stage=stage, key__in=keys)))
+    if link is not None:
+        link.game = Game.objects.get(pk=link.game_id)
+    return link
 
 
 def _holds_a_change(match: Match) -> bool:
@@ -1069,6 +1107,7 @@ __all__ = [
     "match_game_start",
     "match_hold_clear",
     "match_outcome",
+    "match_reset_blocked_by",
     "match_reset_confirm",
     "match_sync",
     "match_sync_for_game",

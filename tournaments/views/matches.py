@@ -192,6 +192,33 @@ def _forfeit_act(match: Match, data: Mapping[str, str]) -> MatchAct:
 
 
 def _reset_act(match: Match, data: Mapping[str, str]) -> MatchAct:
+    blocking = services.match_reset_blocked_by(match)
+    if blocking is not None:
+        # said before anything is done: which game must end, and an offer to end it here
+        game = blocking.game
+        names = {
+            "game": blocking.number,
+            "match": blocking.match.key,
+            "a": game.team_a.name,
+            "b": game.team_b.name,
+            "score_a": game.score_a,
+            "score_b": game.score_b,
+        }
+        return MatchAct(
+            title=_("Confirm the changed result"),
+            consequence=_(
+                "Game %(game)s of %(match)s (%(a)s %(score_a)s, %(b)s %(score_b)s) is still "
+                "being played, and this change re-opens %(match)s: the game must end first. "
+                "Confirming here ends it early and confirms the change in one step: the match "
+                "takes the result its games now give, later matches that depended on it "
+                "re-open, and the games already played in them no longer count."
+            )
+            % names,
+            button=_("End game %(game)s of %(match)s and confirm the change") % names,
+            fields={"end_game": str(game.pk)},
+            done=_("Game %(game)s of %(match)s ended; the changed result stands.") % names,
+            warning=match.held_reason,
+        )
     return MatchAct(
         title=_("Confirm the changed result"),
         consequence=_(
@@ -318,8 +345,12 @@ def match_reset_confirm(request: HttpRequest, pk: int) -> HttpResponse:
     """A director confirms the result change a match holds: later matches re-open."""
 
     def perform(match: Match, data: Mapping[str, str], version: int) -> object:
+        end_game = data.get("end_game", "")
         return services.match_reset_confirm(
-            match_id=match.pk, actor=request.user, expected_version=version
+            match_id=match.pk,
+            actor=request.user,
+            expected_version=version,
+            end_game_id=int(end_game) if end_game.isdigit() else None,
         )
 
     return _director_act(request, pk, _reset_act, perform)

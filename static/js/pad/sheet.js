@@ -11,7 +11,10 @@ export async function refreshLive(force = false) {
   try {
     const live = document.getElementById("live");
     const version = force ? "" : live.dataset.version;
-    const response = await fetch(`${config.urls.sheet}?version=${version}`, { credentials: "same-origin" });
+    const warned = live.dataset.warned || "0";
+    const response = await fetch(`${config.urls.sheet}?version=${version}&warned=${warned}`, {
+      credentials: "same-origin",
+    });
     if (response.status === 200) {
       const html = await response.text();
       const holder = document.createElement("div");
