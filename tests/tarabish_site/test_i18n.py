@@ -192,6 +192,7 @@ def test_every_error_code_the_code_raises_has_a_wording() -> None:
             "tournaments",
             "tarabish_site",
             "play",
+            "webhooks",
         ],
         cwd=root,
         capture_output=True,
