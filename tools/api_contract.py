@@ -106,9 +106,16 @@ def token_for(base: str, username: str) -> str:
 
 
 def schemathesis(
-    base: str, env: dict[str, str], report: Path, headers: list[str], workdir: Path
+    base: str,
+    env: dict[str, str],
+    report: Path,
+    headers: list[str],
+    workdir: Path,
+    *,
+    more: tuple[str, ...] = (),
 ) -> int:
-    """Run schemathesis against the served schema; returns the number of cases it ran."""
+    """Run schemathesis against the served schema (``more``: arguments of its own); returns
+    the number of cases it ran."""
     examples = os.environ.get("CONTRACT_EXAMPLES", "15")
     args = [
         str(BIN / "schemathesis"),
@@ -139,6 +146,7 @@ def schemathesis(
     ]
     for header in headers:
         args += ["--header", header]
+    args += more
     # From the temporary directory: schemathesis keeps a cache of what it found in the
     # directory it runs in, which is no part of the project.
     subprocess.run(args, check=True, env=env, cwd=workdir)  # noqa: S603
@@ -217,8 +225,16 @@ def main() -> int:
 
             started = step("schemathesis with a token")
             token = token_for(base, "director")
+            # Not revoking: the fuzzer reads its own token's id in the list of tokens and
+            # revokes it, and the rest of the run would see nothing but 401. Revoking is
+            # played by the generated client (a lost phone's token) and fuzzed anonymously.
             with_token = schemathesis(
-                base, env, REPORTS / "token.ndjson", [f"Authorization: Token {token}"], tmp
+                base,
+                env,
+                REPORTS / "token.ndjson",
+                [f"Authorization: Token {token}"],
+                tmp,
+                more=("--exclude-operation-id", "auth_tokens_revoke"),
             )
             done(started)
             started = step("schemathesis anonymous")
