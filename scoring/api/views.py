@@ -585,6 +585,11 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
         responses={
             200: HandWithGameSerializer,
             **error_responses(400, 401, 403, 404, 412, 428, 429),
+            409: error_response(
+                409,
+                "The game's results are final (its tournament is finished, or a later stage "
+                "started from them): `result_final`.",
+            ),
         },
         examples=ex.HAND_CORRECT,
     )
@@ -732,7 +737,8 @@ class DisputeViewSet(mixins.ListModelMixin, JsonApiViewSet):
             ruling=serializer.validated_data["ruling"],
             note=serializer.validated_data.get("note", ""),
             by=_by(request),
-            expected_version=expected_version(request) if request.headers.get(IF_MATCH) else None,
+            # Sent, it is read as everywhere (an empty one is 428, not the header left out).
+            expected_version=expected_version(request) if IF_MATCH in request.headers else None,
         )
         dispute = selectors.dispute_detail(dispute.pk)
         return with_etag(Response(DisputeSerializer(dispute).data), dispute.version)

@@ -162,6 +162,8 @@ def test_only_the_hands_latest_dispute_is_ruled_on_and_a_stale_ruling_is_refused
 
     url = f"/api/v1/disputes/{second['id']}/ruling/"
     read = judge.get(f"/api/v1/disputes/{second['id']}/")
+    empty = judge.post(url, note, HTTP_IF_MATCH="")  # sent empty: not the header left out
+    assert (empty.status_code, list(empty.json()["fields"])) == (428, ["If-Match"])
     ruled = judge.post(url, note, HTTP_IF_MATCH=read["ETag"])
     assert ruled.status_code == 200
     stale = judge.post(url, {"ruling": "upheld"}, HTTP_IF_MATCH=read["ETag"])
