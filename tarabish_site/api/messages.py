@@ -43,6 +43,7 @@ CODE_MESSAGES: dict[str, str | Promise] = {
         "Bella is the king and queen of trump in one hand: this player did not hold them."
     ),
     "caller_required": _("Every hand needs a caller: under these rules the dealer cannot pass."),
+    "cap_below_entries": _("More teams are in already than this cap allows."),
     "card_points_both": _(
         "A thrown-in hand needs both teams' card points as won when it was thrown in."
     ),
@@ -73,12 +74,14 @@ CODE_MESSAGES: dict[str, str | Promise] = {
     "game_in_progress": _(
         "A game that this change would re-open is still being played: finish or end it first."
     ),
+    "game_not_over": _("Neither total reaches the target: the game is not over."),
     "game_over": _("This game is over: a director reopens it first."),
     "game_over_before_last_hand": _(
         "With this change the game is over before its last hand: undo the later hands first."
     ),
     "game_owned": _("This game is as public as its tournament: change the tournament instead."),
     "game_running": _("This game is not finished: there is nothing to reopen."),
+    "games_set_up_elsewhere": _("This table plays the games its match sets up."),
     "hand_exists": _("This hand was already entered, from another phone or before."),
     "hand_not_over": _("The hand is not over."),
     "hand_number_gap": _("This hand does not follow the last hand entered."),
@@ -129,6 +132,7 @@ CODE_MESSAGES: dict[str, str | Promise] = {
     "played_after": _("Later results depend on this one: it cannot change."),
     "player_exists": _("This player already exists."),
     "previous_stage_running": _("The stage before is still being played."),
+    "quick_result_not_allowed": _("Only a director may record a game by its final totals here."),
     "record_rejected": _("The tricks were rejected, so there is no verdict to rule on."),
     "request_too_large": _("The request is too large."),
     "result_final": _("This game's result is final."),
@@ -143,7 +147,9 @@ CODE_MESSAGES: dict[str, str | Promise] = {
     "run_points_impossible": _("Run points are twenties and fifties."),
     "runs_twice": _("Give either the runs shown or the run points, not both."),
     "runs_undecided": _("The counts alone cannot say whose run is best: give the runs shown."),
+    "seat_playable": _("This seat can be played by a person."),
     "seat_taken": _("This seat is taken."),
+    "seat_waiting": _("A seat waits for its player to sign in."),
     "seats_empty": _("A game starts when all four seats are taken."),
     "seed_taken": _("This seed is already taken."),
     "server_error": _(
@@ -162,6 +168,7 @@ CODE_MESSAGES: dict[str, str | Promise] = {
     "too_few": _("Too few teams for this."),
     "too_few_entries": _("Too few teams: at least two seeded, active teams are needed."),
     "too_many": _("Too many for this."),
+    "totals_only": _("This game was recorded by its final totals, without hands."),
     "type": _("A value is not of the type expected."),
     "unfinished": _("The bracket is not finished."),
     "unknown": _("This is not one of the choices."),
@@ -177,7 +184,9 @@ CODE_MESSAGES: dict[str, str | Promise] = {
     "version_required": _("Send the ETag you read in the If-Match header."),
     "void_hand": _("A hand where all passed has no misplay."),
     "void_match": _("This match is not played and takes no result."),
+    "winner_needed": _("Both teams passed the target: name the team that won."),
     "withdrawn": _("This team has withdrawn."),
     "wrong_dealer": _("This is not the dealer of this hand."),
     "wrong_status": _("The tournament is not at the stage where this can be done."),
+    "wrong_winner": _("The totals say the other team won."),
 }
