@@ -179,6 +179,16 @@ class Entry(models.Model):
     def __str__(self) -> str:
         return f"{self.team} ({self.tournament})"
 
+    @property
+    def display_name(self) -> str:
+        """The team's name as its tournament shows it: told apart from the same name registered
+        by another team (see :func:`tournaments.selectors.name_entries`), else the name alone."""
+        return self.__dict__.get("_display_name") or self.team.name
+
+    @display_name.setter
+    def display_name(self, value: str) -> None:
+        self.__dict__["_display_name"] = value
+
 
 class Stage(models.Model):
     class Kind(models.TextChoices):

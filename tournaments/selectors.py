@@ -6,7 +6,7 @@ number of entries or matches.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +23,7 @@ from django.db.models import (
 )
 
 from scoring.models import MisplayDispute, Player
+from scoring.services.names import name_normalised
 from tournaments.algorithms.bracket import bracket_document, dependents
 from tournaments.algorithms.seeding import bracket_size
 from tournaments.models import (
@@ -159,6 +160,95 @@ def with_substitutes(entries: QuerySet[Entry]) -> QuerySet[Entry]:
     return entries.prefetch_related(Prefetch("substitutes", queryset=players))
 
 
+# ------------------------------------------------------------------------------ names
+def _key(text: str) -> str:
+    return name_normalised(text).casefold()
+
+
+def names_told_apart(teams: Sequence[tuple[str, str]]) -> list[str]:
+    """A name to show for each of ``teams`` (``(name, community)`` pairs in the order they
+    registered), no two alike (whatever the case): the name alone where no other team has
+    it; else the name with its community, "Alphonse & Marie (Chéticamp)", where that tells
+    it from the others of its name; else the name with its place among them by registration,
+    "Alphonse & Marie (2)". A name that is itself another's label ("X (2)") keeps its own
+    name and the label moves on to the next free number."""
+    by_name: dict[str, list[int]] = {}
+    for index, (name, _community) in enumerate(teams):
+        by_name.setdefault(_key(name), []).append(index)
+    shown: list[str] = [""] * len(teams)
+    used: set[str] = set()
+    # the names alone first (they are unique already), then the communities, then numbers
+    for same in by_name.values():
+        if len(same) == 1:
+            shown[same[0]] = name_normalised(teams[same[0]][0])
+            used.add(_key(shown[same[0]]))
+    numbered: list[tuple[int, int]] = []
+    for same in by_name.values():
+        if len(same) == 1:
+            continue
+        communities: dict[str, int] = {}
+        for index in same:
+            community = _key(teams[index][1])
+            communities[community] = communities.get(community, 0) + 1
+        for place, index in enumerate(same, start=1):
+            name, community = (name_normalised(part) for part in teams[index])
+            label = f"{name} ({community})"
+            if community and communities[_key(community)] == 1 and _key(label) not in used:
+                shown[index] = label
+                used.add(_key(label))
+            else:
+                numbered.append((index, place))
+    for index, place in numbered:
+        name = name_normalised(teams[index][0])
+        while _key(f"{name} ({place})") in used:
+            place += 1
+        shown[index] = f"{name} ({place})"
+        used.add(_key(shown[index]))
+    return shown
+
+
+def team_community(one: str, two: str) -> str:
+    """Where a team comes from: its players' community, or both ("Chéticamp / Arichat")."""
+    places = [name_normalised(p) for p in (one, two) if name_normalised(p)]
+    if len(places) == 2 and _key(places[0]) == _key(places[1]):
+        places = places[:1]
+    return " / ".join(places)
+
+
+def entry_display_names(tournament: Tournament | int) -> dict[int, str]:
+    """Each entry of ``tournament`` by id: its team's name as :func:`names_told_apart` tells
+    it from the others registered in the tournament (one query)."""
+    rows = list(
+        Entry.objects.filter(tournament=tournament)
+        .order_by("registered_at", "pk")
+        .values_list(
+            "pk", "team__name", "team__player_one__community", "team__player_two__community"
+        )
+    )
+    shown = names_told_apart([(name, team_community(one, two)) for _, name, one, two in rows])
+    return {row[0]: label for row, label in zip(rows, shown, strict=True)}
+
+
+def name_entries(tournament: Tournament | int, things: Iterable[Any]) -> None:
+    """Give every entry in ``things`` (entries, matches, standings rows) its told-apart
+    ``display_name`` (one query, whatever their number)."""
+    names = entry_display_names(tournament)
+    for thing in things:
+        if isinstance(thing, Entry):
+            entries: Iterable[Entry | None] = (thing,)
+        elif isinstance(thing, Match):
+            entries = (
+                thing.home if thing.home_id else None,
+                thing.away if thing.away_id else None,
+                thing.winner if thing.winner_id else None,
+            )
+        else:
+            entries = (getattr(thing, "entry", None),)
+        for entry in entries:
+            if entry is not None and entry.pk in names:
+                entry.display_name = names[entry.pk]
+
+
 # ------------------------------------------------------------------------------ overview
 @dataclass
 class TournamentOverview:
@@ -193,6 +283,7 @@ def tournament_overview(tournament: Tournament) -> TournamentOverview:
     )
     # entries are in seed order already: a shared place lists the better seed first
     placed = sorted((e for e in entries if e.final_place), key=lambda e: e.final_place or 0)
+    name_entries(tournament, entries)
     return TournamentOverview(tournament, stages, entries, counts, placed)
 
 
@@ -210,7 +301,9 @@ def stage_standings(stage: Stage) -> list[PoolStandings]:
         "entry__team__player_one", "entry__team__player_two"
     )
     grouped: dict[int | None, list[Standing]] = {}
-    for row in rows.order_by("pool_id", "place", "seed"):
+    ordered = list(rows.order_by("pool_id", "place", "seed"))
+    name_entries(stage.tournament_id, ordered)
+    for row in ordered:
         grouped.setdefault(row.pool_id, []).append(row)
     return [
         PoolStandings(pools.get(pool_id) if pool_id else None, r) for pool_id, r in grouped.items()
@@ -234,7 +327,9 @@ def tournament_schedule(tournament: Tournament, *, states: Sequence[str] = ()) -
     qs = matches_for(tournament).exclude(state=Match.State.VOID)
     if states:
         qs = qs.filter(state__in=states)
-    return list(qs)
+    matches = list(qs)
+    name_entries(tournament, matches)
+    return matches
 
 
 def match_of_game(game_id: int) -> int | None:
@@ -329,9 +424,9 @@ def rating_table() -> QuerySet[PlayerRating]:
 
 
 def match_detail(match_id: int) -> Match | None:
-    """A match with its stage, teams and its games in order (two queries)."""
+    """A match with its stage, teams (told apart) and its games in order (three queries)."""
     games = MatchGame.objects.select_related("game__team_a", "game__team_b").order_by("number")
-    return (
+    match = (
         Match.objects.select_related(
             "stage__tournament",
             "round",
@@ -346,6 +441,9 @@ def match_detail(match_id: int) -> Match | None:
         .filter(pk=match_id)
         .first()
     )
+    if match is not None:
+        name_entries(match.stage.tournament_id, [match])
+    return match
 
 
 @dataclass(frozen=True)
@@ -407,7 +505,8 @@ def match_director_actions(match: Match) -> MatchDirectorActions:
 def stage_bracket_document(stage: Stage) -> dict[str, Any]:
     """The drawable bracket of an elimination stage, with each match's id, table and state.
 
-    Three queries: the stage's entries, its rounds and its matches, read as plain rows. The
+    Four queries: the stage's entries, their names told apart, its rounds and its matches,
+    read as plain rows. The
     matches hold where every entry stands (each result places them as the bracket says),
     so the document is written from them; a stage started before its matches kept where
     they feed is drawn by replaying its results (:func:`_replayed_bracket_document`).
@@ -417,7 +516,10 @@ def stage_bracket_document(stage: Stage) -> dict[str, Any]:
         .order_by("seed")
         .values_list("seed", "entry_id", "entry__team__name")
     )
-    names: dict[int | None, str | None] = {entry: name for _, entry, name in entries}
+    told_apart = entry_display_names(stage.tournament_id)
+    names: dict[int | None, str | None] = {
+        entry: told_apart.get(entry, name) for _, entry, name in entries
+    }
     names[None] = None
     rounds = {
         pk: (side, number, name)
@@ -561,7 +663,10 @@ def _replayed_bracket_document(stage: Stage) -> dict[str, Any]:
     )
     bracket = bracket_build(stage, [se.entry_id for se in stage_entries])
     matches = {m.key: m for m in Match.objects.filter(stage=stage).only(*_BRACKET_COLUMNS)}
-    names: dict[int | str, str] = {se.entry_id: se.entry.team.name for se in stage_entries}
+    told_apart = entry_display_names(stage.tournament_id)
+    names: dict[int | str, str] = {
+        se.entry_id: told_apart.get(se.entry_id, se.entry.team.name) for se in stage_entries
+    }
     document = bracket_document(bracket, bracket_results(matches.values()), names=names)
     for side in document["sides"]:
         for rnd in side["rounds"]:
@@ -728,6 +833,7 @@ def now_playing(tournament: Tournament, limit: int) -> tuple[list[Match], int]:
     playing = matches_for(tournament).filter(state__in=[Match.State.IN_PROGRESS, Match.State.READY])
     order = ("state", "stage__order", "round__number", F("table").asc(nulls_last=True), "pk")
     shown = list(playing.order_by(*order)[:limit])
+    name_entries(tournament, shown)
     return shown, max(0, playing.count() - len(shown))
 
 
@@ -751,6 +857,8 @@ def director_day(tournament: Tournament) -> DayAtAGlance:
         )
     )
     held = list(matches_for(tournament).exclude(held_reason=""))
+    queue = waiting_list(tournament)
+    name_entries(tournament, [*matches, *held, *queue])
     disputes = list(
         MisplayDispute.objects.filter(hand__game__match_link__match__stage__tournament=tournament)
         .filter(Q(status=MisplayDispute.Status.PENDING) | Q(ruling=MisplayDispute.Ruling.NONE))
@@ -783,7 +891,7 @@ def director_day(tournament: Tournament) -> DayAtAGlance:
         checked_in=counts["checked_in"],
         entries=counts["entries"],
         next_step=director_next_step(tournament),
-        waiting_list=waiting_list(tournament),
+        waiting_list=queue,
     )
 
 

@@ -171,6 +171,11 @@ class SubstitutePlayerSerializer(serializers.Serializer[Any]):
 
 class EntrySerializer(serializers.ModelSerializer[Entry]):
     team_name = serializers.CharField(source="team.name", read_only=True)
+    display_name = serializers.CharField(
+        read_only=True,
+        help_text="The team's name as the tournament shows it: the name alone, or, where "
+        "another team registered the same name, with its community or a number.",
+    )
     players = serializers.SerializerMethodField()
     substitutes = SubstitutePlayerSerializer(
         many=True,
@@ -184,6 +189,7 @@ class EntrySerializer(serializers.ModelSerializer[Entry]):
             "id",
             "team",
             "team_name",
+            "display_name",
             "players",
             "substitutes",
             "seed",
@@ -664,6 +670,10 @@ class StandingSerializer(serializers.ModelSerializer[Standing]):
 
     entry = serializers.IntegerField(source="entry_id")
     team_name = serializers.CharField(source="entry.team.name")
+    display_name = serializers.CharField(
+        source="entry.display_name",
+        help_text="The team's name as the tournament shows it (told apart from the same name).",
+    )
 
     class Meta:
         model = Standing
@@ -672,6 +682,7 @@ class StandingSerializer(serializers.ModelSerializer[Standing]):
             "place",
             "entry",
             "team_name",
+            "display_name",
             *(name for name in STANDING_FIELDS if name not in ("pool", "place")),
         ]
         read_only_fields = fields

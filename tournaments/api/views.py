@@ -379,8 +379,20 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
         entries = tournament.entries.select_related("team__player_one", "team__player_two")
         return selectors.with_substitutes(selectors.entries_in_seed_order(entries))
 
+    def get_serializer(self, *args: Any, **kwargs: Any) -> serializers.BaseSerializer[Any]:
+        """The serializer, its entries told apart by name (one query for all of them)."""
+        if args and isinstance(args[0], Entry):
+            selectors.name_entries(args[0].tournament_id, [args[0]])
+        elif args and args[0] is not None:
+            entries = list(args[0])
+            if entries:
+                selectors.name_entries(entries[0].tournament_id, entries)
+            args = (entries, *args[1:])
+        return super().get_serializer(*args, **kwargs)
+
     def _entry_response(self, entry_id: int, status: int = 200) -> Response:
         entry = self.get_queryset().get(pk=entry_id)
+        selectors.name_entries(entry.tournament_id, [entry])
         response = Response(EntrySerializer(entry).data, status=status)
         if status == 201:
             response["Location"] = reverse(
@@ -392,6 +404,8 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
     def _import_report_response(self, report: services.ImportReport) -> Response:
         """201 with the rows read and the entries made, as the entry list shows them."""
         created = list(self.get_queryset().filter(pk__in=[e.pk for e in report.created]))
+        if created:
+            selectors.name_entries(created[0].tournament_id, created)
         body = {"rows": report.rows, "created": EntrySerializer(created, many=True).data}
         return Response(body, status=201)
 

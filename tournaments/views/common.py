@@ -216,7 +216,7 @@ def entry_items(entries: Sequence[Entry]) -> SafeString:
             (
                 mark_safe("" if e.status == active else ' class="muted"'),  # noqa: S308
                 team_url(e.team_id),
-                e.team.name,
+                e.display_name,
                 format_html(' <span class="muted">({} {})</span>', seed_word, e.seed)
                 if e.seed
                 else "",
@@ -232,12 +232,12 @@ def placing_items(placements: Sequence[Entry], *, linked: bool = True) -> SafeSt
     team_url = team_url_of()
     if not linked:
         return format_html_join(
-            "", '<li value="{}">{}</li>', ((e.final_place, e.team.name) for e in placements)
+            "", '<li value="{}">{}</li>', ((e.final_place, e.display_name) for e in placements)
         )
     return format_html_join(
         "",
         '<li value="{}"><a href="{}">{}</a></li>',
-        ((e.final_place, team_url(e.team_id), e.team.name) for e in placements),
+        ((e.final_place, team_url(e.team_id), e.display_name) for e in placements),
     )
 
 

@@ -167,7 +167,7 @@ class ActRefused(Exception):
 
 
 def _team(entry: Any) -> str:
-    return entry.team.name if entry is not None else _("to be decided")
+    return entry.display_name if entry is not None else _("to be decided")
 
 
 def _forfeit_act(match: Match, data: Mapping[str, str]) -> MatchAct:

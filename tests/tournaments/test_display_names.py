@@ -1,0 +1,154 @@
+# mypy: disable-error-code="no-untyped-call,attr-defined,arg-type,misc,union-attr,return-value"
+"""Teams of the same name in one tournament are told apart wherever they meet: by their
+community, else by a number in the order they registered."""
+
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils.html import escape
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.scoring.factories import PlayerFactory, TeamFactory
+from tests.tournaments.factories import EntryFactory, TournamentFactory, add_stage
+from tournaments.models import Match, Tournament
+from tournaments.selectors import entry_display_names, names_told_apart, team_community
+from tournaments.services import checkin_process, stage_start
+
+SAME = "Alphonse Poirier & Marie MacLellan"
+
+
+def test_a_unique_name_is_shown_alone() -> None:
+    assert names_told_apart([("The Bait Shop", "Arichat"), (SAME, "Chéticamp")]) == [
+        "The Bait Shop",
+        SAME,
+    ]
+
+
+def test_the_community_tells_a_name_apart_else_a_number_by_registration() -> None:
+    shown = names_told_apart(
+        [(SAME, "Chéticamp"), (SAME, "Isle Madame"), (SAME, "Isle Madame"), (SAME, "")]
+    )
+    assert shown == [f"{SAME} (Chéticamp)", f"{SAME} (2)", f"{SAME} (3)", f"{SAME} (4)"]
+
+
+def test_names_differing_only_in_case_or_spaces_are_the_same_name() -> None:
+    shown = names_told_apart([("ann & bob", ""), ("Ann  &  Bob", "")])
+    assert shown == ["ann & bob (1)", "Ann & Bob (2)"]
+
+
+def test_a_name_that_looks_like_a_label_keeps_it_and_the_number_moves_on() -> None:
+    shown = names_told_apart([("X", ""), ("X", ""), ("X (2)", "")])
+    assert shown == ["X (1)", "X (3)", "X (2)"]
+
+
+def test_a_team_comes_from_its_players_community_or_both() -> None:
+    assert team_community("Chéticamp", "chéticamp ") == "Chéticamp"
+    assert team_community("Chéticamp", "Arichat") == "Chéticamp / Arichat"
+    assert team_community("", "Arichat") == "Arichat"
+    assert team_community("", "") == ""
+
+
+names = st.sampled_from(["A", "a", "A (1)", "A (2)", "A (B)", "B", "B (2)", "A (2) (3)"])
+communities = st.sampled_from(["", "B", "b", "1", "2", "Chéticamp", "3"])
+
+
+@given(st.lists(st.tuples(names, communities), max_size=12))
+def test_every_team_gets_a_name_of_its_own(teams: list[tuple[str, str]]) -> None:
+    shown = names_told_apart(teams)
+    assert len(shown) == len(teams)
+    assert len({label.casefold() for label in shown}) == len(shown)
+    counts: dict[str, int] = {}
+    for name, _ in teams:
+        counts[name.casefold()] = counts.get(name.casefold(), 0) + 1
+    for (name, _), label in zip(teams, shown, strict=True):
+        assert label.startswith(name)
+        if counts[name.casefold()] == 1:
+            assert label == name
+
+
+@given(st.lists(st.tuples(st.text(max_size=6), st.text(max_size=4)), max_size=10))
+def test_any_names_come_out_unique(teams: list[tuple[str, str]]) -> None:
+    shown = names_told_apart(teams)
+    assert len({label.casefold() for label in shown}) == len(shown)
+
+
+# ------------------------------------------------------------------------------ the pages
+def same_named(tournament: Tournament, community: str) -> Any:
+    # players of the same names in one community are one player: these are namesakes' teams
+    one = PlayerFactory(community=community)
+    two = PlayerFactory(community=community)
+    team = TeamFactory(player_one=one, player_two=two, name=SAME)
+    return EntryFactory(tournament=tournament, team=team, checked_in=True)
+
+
+def running(extra: int) -> tuple[Tournament, list[Any]]:
+    """A round robin under way: three teams called the same (two from Chéticamp, one from
+    Isle Madame) and ``extra`` others."""
+    tournament = TournamentFactory(status=Tournament.Status.CHECK_IN)
+    for _ in range(extra):
+        EntryFactory(tournament=tournament, checked_in=True)
+    same = [same_named(tournament, c) for c in ("Chéticamp", "Isle Madame", "Chéticamp")]
+    checkin_process(tournament_id=tournament.pk, actor=tournament.organiser)
+    stage = add_stage(tournament, "round_robin")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    tournament.refresh_from_db()
+    return tournament, same
+
+
+LABELS = [f"{SAME} (1)", f"{SAME} (Isle Madame)", f"{SAME} (3)"]
+
+
+@pytest.mark.django_db
+def test_the_entries_are_named_for_their_tournament() -> None:
+    tournament, same = running(2)
+    names = entry_display_names(tournament)
+    assert [names[e.pk] for e in same] == LABELS
+
+
+@pytest.mark.django_db
+def test_the_pages_tell_the_same_names_apart(client: Any) -> None:
+    tournament, same = running(1)
+    client.force_login(tournament.organiser)
+    pages = {
+        "tournament": reverse("tournaments:tournament-detail", args=[tournament.slug]),
+        "screen": reverse("tournaments:big-screen", args=[tournament.slug]),
+        "day": reverse("tournaments:director-day", args=[tournament.slug]),
+    }
+    for what, url in pages.items():
+        html = client.get(url).content.decode()
+        for label in LABELS:
+            assert escape(label) in html, (what, label)
+    match = Match.objects.filter(home=same[0], away=same[2]).first() or Match.objects.get(
+        home=same[2], away=same[0]
+    )
+    html = client.get(reverse("tournaments:match-detail", args=[match.pk])).content.decode()
+    assert escape(LABELS[0]) in html
+    assert escape(LABELS[2]) in html
+
+
+@pytest.mark.django_db
+def test_the_api_answers_the_told_apart_names(client: Any) -> None:
+    tournament, same = running(1)
+    url = reverse("api:tournament-entry-list", kwargs={"tournament_slug": tournament.slug})
+    body = client.get(url).json()
+    rows = body["results"] if isinstance(body, dict) else body
+    shown = {row["id"]: row["display_name"] for row in rows}
+    assert [shown[e.pk] for e in same] == LABELS
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("page", ["tournament-detail", "big-screen", "director-day"])
+def test_the_pages_do_not_gain_a_query_per_team(client: Any, page: str) -> None:
+    counts = []
+    for extra in (1, 7):
+        tournament, _ = running(extra)
+        client.force_login(tournament.organiser)
+        url = reverse(f"tournaments:{page}", args=[tournament.slug])
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url).status_code == 200
+        counts.append(len(captured))
+    assert counts[0] == counts[1]
