@@ -15,7 +15,12 @@ from hypothesis import strategies as st
 from tests.scoring.factories import PlayerFactory, TeamFactory
 from tests.tournaments.factories import EntryFactory, TournamentFactory, add_stage
 from tournaments.models import Match, Tournament
-from tournaments.selectors import entry_display_names, names_told_apart, team_community
+from tournaments.selectors import (
+    entry_display_names,
+    names_told_apart,
+    stage_bracket_document,
+    team_community,
+)
 from tournaments.services import checkin_process, stage_start
 
 SAME = "Alphonse Poirier & Marie MacLellan"
@@ -152,3 +157,24 @@ def test_the_pages_do_not_gain_a_query_per_team(client: Any, page: str) -> None:
             assert client.get(url).status_code == 200
         counts.append(len(captured))
     assert counts[0] == counts[1]
+
+
+@pytest.mark.django_db
+def test_the_bracket_draws_the_told_apart_names() -> None:
+    tournament = TournamentFactory(status=Tournament.Status.CHECK_IN)
+    EntryFactory(tournament=tournament, checked_in=True)
+    for community in ("Chéticamp", "Isle Madame", "Chéticamp"):
+        same_named(tournament, community)
+    checkin_process(tournament_id=tournament.pk, actor=tournament.organiser)
+    stage = add_stage(tournament, "single_elim")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    document = stage_bracket_document(stage)
+    drawn = {
+        slot.get("name")
+        for side in document["sides"]
+        for rnd in side["rounds"]
+        for item in rnd["matches"]
+        for slot in item.get("slots", ())
+        if isinstance(slot, dict)
+    }
+    assert set(LABELS) <= drawn
