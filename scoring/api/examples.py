@@ -21,7 +21,7 @@ _HAND_ENTRY = {
     "caller": 1,
     "trump": "H",
     "card_points": {"team": "team_b", "points": 92},
-    "runs": [{"seat": 1, "kind": "twenty", "suit": "S", "top": "Q"}],
+    "runs": [{"seat": 1, "kind": "twenty", "suit": "S", "top": "QS"}],
     "bella_seat": None,
 }
 _HAND_RESULT = {
@@ -37,7 +37,7 @@ _HAND_RESULT = {
     "hand_total": 182,
     "points": [70, 112],
     "runs_counted_by": 1,
-    "runs_counted": [{"kind": "twenty", "suit": "S", "top": "Q"}],
+    "runs_counted": [{"kind": "twenty", "suit": "S", "top": "QS"}],
     "bella_seat": None,
     "misplay_by": None,
     "misplay_accused": None,
@@ -383,7 +383,7 @@ HAND_CREATE = [
                 ["AS", "9S", "QS", "6C"],
                 ["7H", "7D", "6S", "9D"],
             ],
-            "runs": [{"seat": 2, "kind": "twenty", "suit": "H", "top": "8"}],
+            "runs": [{"seat": 2, "kind": "twenty", "suit": "H", "top": "8H"}],
         },
     ),
     _response("Entered", {**_HAND, "game": _SCORE_LINE}, 201),

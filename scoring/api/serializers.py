@@ -404,7 +404,9 @@ class RunShownSerializer(serializers.Serializer[Any]):
     seat = SEAT
     kind = serializers.ChoiceField(choices=RUN_KIND_CHOICES)
     suit = serializers.ChoiceField(choices=TRUMP_CHOICES)
-    top = serializers.CharField(help_text='The top card\'s rank: "6".."10", "J", "Q", "K", "A".')
+    top = serializers.CharField(
+        help_text='The top card, "QS"; its rank alone ("6".."10", "J", "Q", "K", "A") also reads.'
+    )
 
 
 class MisplayCallSerializer(serializers.Serializer[Any]):

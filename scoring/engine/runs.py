@@ -23,6 +23,7 @@ from scoring.engine.cards import (
     Card,
     Rank,
     Suit,
+    parse_card,
     parse_cards,  # noqa: F401  (used by the doctests)
     parse_suit,
     team_of,
@@ -76,6 +77,24 @@ def _rank_field(value: object, field: str) -> Rank:
     )
 
 
+def _top_field(value: object, suit: Suit, field: str) -> Rank:
+    """The rank of a run's top card, given as the card (``"KH"``) or its rank (``"K"``)."""
+    if isinstance(value, str) and len(value.strip()) > 1 and not value.strip().isdigit():
+        text = value.strip()
+        try:
+            card = parse_card(text)
+        except InvalidEntry:
+            return _rank_field(value, field)
+        if card.suit is not suit:
+            raise InvalidEntry(
+                f"the top card {card} is not of the run's suit, {suit.label}",
+                code="bad_run",
+                field=field,
+            )
+        return card.rank
+    return _rank_field(value, field)
+
+
 def _kind_field(value: object, field: str) -> RunKind:
     if isinstance(value, RunKind):
         return value
@@ -125,16 +144,31 @@ class Run:
     def __str__(self) -> str:
         return f"{self.kind.value} in {self.suit.label} to the {self.top.label}"
 
+    @property
+    def top_card(self) -> Card:
+        """The run's top card: the king of hearts of a twenty in hearts to the king."""
+        return DECK[self.suit.index * 9 + int(self.top) - 6]
+
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind.value, "suit": self.suit.value, "top": self.top.text}
+        """The run as plain data, its top card written as every card is.
+
+        >>> Run(RunKind.TWENTY, Suit.HEARTS, Rank.KING).to_json()
+        {'kind': 'twenty', 'suit': 'H', 'top': 'KH'}
+        >>> Run.from_json({"kind": "twenty", "suit": "H", "top": "K"}) == Run.from_json(
+        ...     {"kind": "twenty", "suit": "H", "top": "KH"})
+        True
+        """
+        return {"kind": self.kind.value, "suit": self.suit.value, "top": str(self.top_card)}
 
     @classmethod
     def from_json(cls, data: Any) -> Run:
+        """Read a run; ``top`` is its top card (``"KH"``) or, as written before, that card's
+        rank alone (``"K"``)."""
         if not isinstance(data, dict):
             raise InvalidEntry("a run must be an object with kind, suit and top", code="bad_run")
         kind = _kind_field(data.get("kind"), "kind")
         suit = parse_suit(data.get("suit", ""), field="suit")
-        top = _rank_field(data.get("top"), "top")
+        top = _top_field(data.get("top"), suit, "top")
         return cls(kind, suit, top)
 
 

@@ -15,6 +15,7 @@ from django.utils import timezone
 from scoring.engine import (
     Accusation,
     EngineError,
+    HandResult,
     Suit,
     TrickRecord,
     adjudicate,
@@ -217,7 +218,8 @@ def _apply_disputes(game: Game, hand: Hand, by: User | None, note: str) -> None:
         number=hand.number,
         dispute=_deciding_dispute(hand),
     )
-    if result.to_json() == hand.result:
+    # compared as results, not as JSON: a result stored in an older form reads the same
+    if HandResult.from_json(hand.result) == result:
         game.version += 1
         return
     hands = list(game.hands.active().order_by("number"))

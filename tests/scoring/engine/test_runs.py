@@ -172,11 +172,27 @@ def test_impossible_runs():
 
 def test_json():
     r = RunShown(3, F, S, Rank.TEN)
-    assert r.to_json() == {"seat": 3, "kind": "fifty", "suit": "S", "top": "10"}
+    assert r.to_json() == {"seat": 3, "kind": "fifty", "suit": "S", "top": "10S"}
     assert RunShown.from_json(r.to_json()) == r
     with pytest.raises(InvalidEntry) as info:
         RunShown.from_json({"seat": 3, "kind": "fourty", "suit": "S", "top": "10"})
     assert info.value.field == "kind"
+
+
+@pytest.mark.parametrize("top", ["10S", "10s", "TS", "10", "T"])
+def test_json_reads_the_top_card_and_its_rank_alone(top):
+    """The top is written as a card; the rank alone, as results were stored before, reads the
+    same."""
+    read = RunShown.from_json({"seat": 3, "kind": "fifty", "suit": "S", "top": top})
+    assert read == RunShown(3, F, S, Rank.TEN)
+    assert read.to_json()["top"] == "10S"
+
+
+def test_json_refuses_a_top_card_of_another_suit():
+    with pytest.raises(InvalidEntry) as info:
+        Run.from_json({"kind": "fifty", "suit": "S", "top": "10H"})
+    assert (info.value.code, info.value.field) == ("bad_run", "top")
+    assert str(info.value) == "the top card 10H is not of the run's suit, spades"
 
 
 def test_check_claims_against_a_holding():
