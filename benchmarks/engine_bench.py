@@ -174,7 +174,6 @@ def records(rng: random.Random, count: int) -> list[TrickRecord]:
 
 
 def adjudications(recs: list[TrickRecord], *, with_deal: bool) -> Callable[[], int]:
-    ruleset = Ruleset()
     cases = []
     for k, rec in enumerate(recs):
         r = (
@@ -188,18 +187,16 @@ def adjudications(recs: list[TrickRecord], *, with_deal: bool) -> Callable[[], i
 
     def run() -> int:
         for rec, accusation in cases:
-            adjudicate(ruleset, rec, accusation)
+            adjudicate(rec, accusation)
         return len(cases)
 
     return run
 
 
 def finds(recs: list[TrickRecord]) -> Callable[[], int]:
-    ruleset = Ruleset()
-
     def run() -> int:
         for rec in recs:
-            find_misplays(ruleset, rec)
+            find_misplays(rec)
         return len(recs)
 
     return run

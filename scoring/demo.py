@@ -159,7 +159,7 @@ def _misplayed(table: _Table) -> tuple[TrickRecord, Accusation]:
                         if trick_leaders(record) != leaders[: j + 1]:
                             continue
                         accusation = Accusation(accused=seat, trick=k + 1, called_by=(seat + 1) % 4)
-                        if adjudicate(table.rules, record, accusation).proven:
+                        if adjudicate(record, accusation).proven:
                             return record, accusation
                     except EngineError:
                         continue

@@ -18,7 +18,7 @@ the 9 of trump: they did not play to beat at the first trick.
 >>> from scoring.engine.cards import parse_cards
 >>> rec = TrickRecord(dealer=3, caller=0, trump=Suit.HEARTS, tricks=(
 ...     parse_cards("KH 6H 7H 8H"), parse_cards("AS 9H 10S 6S")))
->>> v = adjudicate(Ruleset(), rec, Accusation(accused=1, trick=1, called_by=0))
+>>> v = adjudicate(rec, Accusation(accused=1, trick=1, called_by=0))
 >>> v.proven, str(v.offending_card), v.rule.value, str(v.proof_card), v.proof_trick
 (True, '6H', 'beat_trump', '9H', 2)
 >>> v.reason
@@ -284,18 +284,24 @@ def _rule_words(
     return f"did not beat the {_label(top)} on the trick"
 
 
-def adjudicate(ruleset: Ruleset, record: TrickRecord, accusation: Accusation) -> Verdict:
+def adjudicate(record: TrickRecord, accusation: Accusation) -> Verdict:
     """The verdict on an accusation, from the record (see the module text).
+
+    The rules of play do not depend on a ruleset's switches, and judging needs only the
+    dealer, the trump and the tricks: a record whose ``caller`` is ``None`` (not noted) is
+    judged as well.
 
     >>> from scoring.engine.cards import parse_card, parse_cards
     >>> rec = TrickRecord(dealer=3, caller=0, trump=Suit.HEARTS, tricks=(
     ...     parse_cards("AS 6C 7S 8S"), parse_cards("KD 9S 8D 7D")))
-    >>> v = adjudicate(Ruleset(), rec, Accusation(accused=1, trick=1, called_by=0,
-    ...                                           proof_card=parse_card("9S")))
+    >>> v = adjudicate(rec, Accusation(accused=1, trick=1, called_by=0,
+    ...                                proof_card=parse_card("9S")))
     >>> v.proven, v.rule.value, v.proof_trick
     (True, 'follow_suit', 2)
+    >>> from dataclasses import replace
+    >>> adjudicate(replace(rec, caller=None), Accusation(accused=1, trick=1)).proven
+    True
     """
-    del ruleset  # the rules of play do not depend on the switches
     if not _parse.is_int(accusation.trick) or not 1 <= accusation.trick <= 9:
         raise InvalidEntry(
             f"trick must be a trick number 1 to 9, not {accusation.trick!r}",
@@ -321,22 +327,22 @@ def adjudicate(ruleset: Ruleset, record: TrickRecord, accusation: Accusation) ->
                 code="accused_partner",
                 field="accusation.called_by",
             )
-    comp = compile_record(record)
+    comp = compile_record(record, judging=True)
     proof = -1 if accusation.proof_card is None else accusation.proof_card.index
     return _judge(comp, accusation.accused, accusation.trick, proof, accusation.called_by)
 
 
-def find_misplays(ruleset: Ruleset, record: TrickRecord) -> tuple[Verdict, ...]:
-    """Every misplay the record proves, in play order (for tournament directors).
+def find_misplays(record: TrickRecord) -> tuple[Verdict, ...]:
+    """Every misplay the record proves, in play order (for tournament directors); as with
+    :func:`adjudicate`, no ruleset and no caller are needed.
 
     >>> from scoring.engine.cards import parse_cards
     >>> rec = TrickRecord(dealer=3, caller=0, trump=Suit.HEARTS, tricks=(
     ...     parse_cards("AS 6C 7S 8S"), parse_cards("KD 9S 8D 7D")))
-    >>> [(v.accused, v.trick, v.rule.value) for v in find_misplays(Ruleset(), rec)]
+    >>> [(v.accused, v.trick, v.rule.value) for v in find_misplays(rec)]
     [(1, 1, 'follow_suit')]
     """
-    del ruleset
-    comp = compile_record(record)
+    comp = compile_record(record, judging=True)
     t = comp.trump
     # held[seat][n]: what the evidence says seat held when playing its card at trick n + 1
     held: list[list[int]] = []
@@ -387,7 +393,7 @@ def score_misplay(
     >>> from scoring.engine.cards import parse_cards
     >>> rec = TrickRecord(dealer=3, caller=0, trump=Suit.HEARTS, tricks=(
     ...     parse_cards("KH 6H 7H 8H"), parse_cards("AS 9H 10S 6S")), bella_seat=0)
-    >>> v = adjudicate(Ruleset(), rec, Accusation(accused=1, trick=1, called_by=2))
+    >>> v = adjudicate(rec, Accusation(accused=1, trick=1, called_by=2))
     >>> score_misplay(Ruleset(), rec, v).points
     (182, 0)
     """

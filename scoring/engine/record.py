@@ -167,8 +167,12 @@ def _deal_masks(hands: tuple[tuple[Card, ...], ...]) -> tuple[int, ...]:
     return masks
 
 
-def compile_record(rec: TrickRecord) -> Compiled:
-    """Check a record and put it in bit-set form (raises :class:`ImpossibleRecord`)."""
+def compile_record(rec: TrickRecord, *, judging: bool = False) -> Compiled:
+    """Check a record and put it in bit-set form (raises :class:`ImpossibleRecord`).
+
+    ``judging``: the record is read to judge a misplay, which does not need the caller, so a
+    record with tricks and no caller is one whose caller was not noted rather than one where
+    everybody passed."""
     dealer = rec.dealer
     if dealer not in SEATS:
         raise _bad(f"dealer must be a seat 0 to 3, not {dealer!r}", "dealer", "bad_seat")
@@ -177,7 +181,7 @@ def compile_record(rec: TrickRecord) -> Compiled:
     trump = rec.trump
     t = 4 if trump is None else trump.index
     tricks = rec.tricks
-    if rec.caller is None and (tricks or trump is not None):
+    if rec.caller is None and not judging and (tricks or trump is not None):
         raise _bad("a hand with no caller has no trump and no tricks", "caller")
     ntr = len(tricks)
     if ntr > 9:

@@ -249,7 +249,6 @@ def dispute_adjudicate(*, dispute_id: int, rerun: bool = False) -> MisplayDisput
     game, dispute = _dispute_for_update(dispute_id)
     if dispute.status != MisplayDispute.Status.PENDING and not rerun:
         return dispute
-    rules = game.engine_ruleset
     accusation = Accusation(
         accused=dispute.accused,
         trick=dispute.trick,
@@ -257,7 +256,7 @@ def dispute_adjudicate(*, dispute_id: int, rerun: bool = False) -> MisplayDisput
         called_by=dispute.called_by,
     )
     try:
-        verdict = adjudicate(rules, TrickRecord.from_json(dispute.evidence), accusation)
+        verdict = adjudicate(TrickRecord.from_json(dispute.evidence), accusation)
     except EngineError as exc:
         dispute.status = MisplayDispute.Status.RECORD_REJECTED
         dispute.verdict = exc.to_json()

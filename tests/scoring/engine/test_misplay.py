@@ -23,6 +23,7 @@ from scoring.engine import (
     parse_card,
     parse_cards,
     score_misplay,
+    score_tricks,
 )
 
 H = Suit.HEARTS
@@ -55,7 +56,6 @@ def judge(
 ) -> Verdict:
     # by default the misplay is called by the opponent on the accused's left
     return adjudicate(
-        STD,
         record,
         Accusation(
             accused=accused,
@@ -74,7 +74,7 @@ def test_seed_example_did_not_play_to_beat_the_king():
     assert v.rule is MisplayRule.BEAT_TRUMP
     assert (str(v.offending_card), str(v.proof_card), v.proof_trick) == ("6H", "9H", 2)
     assert "did not beat the king of hearts" in v.reason
-    assert find_misplays(STD, r) == (
+    assert find_misplays(r) == (
         Verdict(
             True, 1, 1, parse_card("6H"), MisplayRule.BEAT_TRUMP, parse_card("9H"), 2, v.reason
         ),
@@ -197,7 +197,7 @@ def test_bad_accusation():
 
 def test_find_every_misplay_in_play_order():
     r = rec("AS 6C 7S 8S", "KH 6H 7H 8H", "KD 9S 9H 7D")
-    found = find_misplays(STD, r)
+    found = find_misplays(r)
     assert [(v.accused, v.trick, v.rule) for v in found] == [
         (1, 1, MisplayRule.FOLLOW_SUIT),  # held the 9S (played at trick 3)
         (2, 2, MisplayRule.BEAT_TRUMP),  # held the 9H (played at trick 3)
@@ -231,7 +231,7 @@ def test_score_misplay_from_a_call():
     res = score_misplay(STD, r, MisplayCall(called_by=3, proven=True))
     assert res.points == (0, 182)
     with pytest.raises(InvalidEntry):
-        score_misplay(STD, r, adjudicate(STD, r, Accusation(accused=1, trick=1)))
+        score_misplay(STD, r, adjudicate(r, Accusation(accused=1, trick=1)))
 
 
 def test_verdict_and_accusation_json():
@@ -264,7 +264,7 @@ def test_a_misplay_is_called_on_an_opponent():
         assert info.value.field == "accusation.called_by"
         assert words in str(info.value)
     # who called it is not needed to judge
-    assert adjudicate(STD, r, Accusation(accused=1, trick=1)).proven
+    assert adjudicate(r, Accusation(accused=1, trick=1)).proven
 
 
 def test_a_named_proof_card_that_proves_nothing_is_explained():
@@ -312,7 +312,7 @@ def test_a_void_in_the_suit_led_is_claimed_only_when_the_record_shows_it():
         "record does not show whether seat 1 held any, and with one they had to follow suit "
         "instead): seat 1 held the 9 of hearts, played at trick 2"
     )
-    assert find_misplays(STD, rec(*SPADE_LED))[0].reason == v.reason
+    assert find_misplays(rec(*SPADE_LED))[0].reason == v.reason
 
 
 def test_a_spade_played_later_makes_it_did_not_follow_suit():
@@ -330,7 +330,7 @@ def test_a_spade_played_later_makes_it_did_not_follow_suit():
         "seat 1 held the 9 of spades, played at trick 3"
     )
     assert judge(r, 1, 1, proof="9S") == v
-    assert [(f.accused, f.trick, f.rule) for f in find_misplays(STD, r)] == [
+    assert [(f.accused, f.trick, f.rule) for f in find_misplays(r)] == [
         (1, 1, MisplayRule.FOLLOW_SUIT)
     ]
 
@@ -402,3 +402,16 @@ def test_a_void_is_shown_when_every_card_of_the_suit_led_went_to_others():
         2,
     )
     assert "did not trump (void in spades)" in v.reason
+
+
+def test_judging_needs_no_caller_but_scoring_does():
+    """A record whose caller was not noted is judged as any other; scoring it still needs the
+    caller (with none, every player passed and no card was played)."""
+    r = rec("KH 6H 7H 8H", "AS 9H 10S 6S")
+    unnoted = TrickRecord(r.dealer, None, r.trump, r.tricks)
+    assert adjudicate(unnoted, Accusation(accused=1, trick=1)) == adjudicate(
+        r, Accusation(accused=1, trick=1)
+    )
+    assert find_misplays(unnoted) == find_misplays(r)
+    with pytest.raises(ImpossibleRecord, match="no caller"):
+        score_tricks(STD, unnoted)

@@ -112,7 +112,7 @@ def test_simulated_hand_totals_and_every_form_agrees(ruleset, seed, dealer, scor
     assert states[-1].result() == r
     assert score_tricks(ruleset, sim.record) == r
     assert score_summary(ruleset, sim.summary) == r
-    assert find_misplays(ruleset, sim.record) == ()
+    assert find_misplays(sim.record) == ()
     for state in states:
         if state.phase == "playing":
             legal = state.legal_plays()
@@ -210,11 +210,11 @@ def test_one_injected_illegal_play_is_found_and_proven_at_that_trick(seed, deale
         tricks=tuple(tricks),
         hands=base.log.deal.hands if known else None,
     )
-    found = find_misplays(Ruleset(), record)
+    found = find_misplays(record)
     assert [(v.accused, v.trick, v.offending_card, v.rule) for v in found] == [
         (seat, k, card, rule)
     ]
-    v = adjudicate(Ruleset(), record, Accusation(accused=seat, trick=k, called_by=(seat + 1) % 4))
+    v = adjudicate(record, Accusation(accused=seat, trick=k, called_by=(seat + 1) % 4))
     assert v.proven
     assert v.proof_trick is not None
     assert v.proof_trick > k
@@ -222,7 +222,7 @@ def test_one_injected_illegal_play_is_found_and_proven_at_that_trick(seed, deale
     for other in range(4):
         for kk in range(1, 10):
             if (other, kk) != (seat, k):
-                assert not adjudicate(Ruleset(), record, Accusation(accused=other, trick=kk)).proven
+                assert not adjudicate(record, Accusation(accused=other, trick=kk)).proven
 
 
 @PROPS
@@ -262,7 +262,7 @@ def test_hand_json_round_trips(ruleset, seed, dealer, score, player):
     assert HandSummary.from_json(sim.summary.to_json()) == sim.summary
     assert HandResult.from_json(sim.result.to_json()) == sim.result
     if sim.result.caller is not None:
-        v = adjudicate(ruleset, sim.record, Accusation(accused=(dealer + 2) % 4, trick=3))
+        v = adjudicate(sim.record, Accusation(accused=(dealer + 2) % 4, trick=3))
         assert Verdict.from_json(v.to_json()) == v
 
 
