@@ -183,7 +183,7 @@ def adjudications(recs: list[TrickRecord], *, with_deal: bool) -> Callable[[], i
                 rec.dealer, rec.caller, rec.trump, rec.tricks, None, rec.runs, rec.bella_seat
             )
         )
-        cases.append((r, Accusation(accused=(k + 1) % 4, trick=1 + k % 8, called_by=k % 4)))
+        cases.append((r, Accusation(accused=(k + 1) % 4, trick=k % 8, called_by=k % 4)))
 
     def run() -> int:
         for rec, accusation in cases:

@@ -158,7 +158,7 @@ def _misplayed(table: _Table) -> tuple[TrickRecord, Accusation]:
                     try:
                         if trick_leaders(record) != leaders[: j + 1]:
                             continue
-                        accusation = Accusation(accused=seat, trick=k + 1, called_by=(seat + 1) % 4)
+                        accusation = Accusation(accused=seat, trick=k, called_by=(seat + 1) % 4)
                         if adjudicate(record, accusation).proven:
                             return record, accusation
                     except EngineError:
@@ -199,7 +199,7 @@ def _special(table: _Table, what: str) -> None:
         sim = table.deal(lambda s: s.record.caller is not None)
         hand = table.enter(sim, Hand.EntryKind.SUMMARY)
         accused = (sim.record.caller or 0) % 2  # a player of the calling team, seat 0 or 1
-        accusation = Accusation(accused=accused, trick=3, called_by=(accused + 1) % 4)
+        accusation = Accusation(accused=accused, trick=2, called_by=(accused + 1) % 4)
         _dispute(hand, accusation, evidence=sim.record.to_json())
 
 
@@ -209,7 +209,7 @@ def _dispute(hand: Hand, accusation: Accusation, evidence: dict[str, object] | N
         hand=hand,
         called_by=accusation.called_by,
         accused=accusation.accused,
-        trick=accusation.trick,
+        trick=accusation.trick + 1,  # the engine's position, the dispute's number 1 to 9
         evidence=evidence,
     )
     # Judge it now so the demo is complete at once; the queued task then finds it judged.

@@ -5,6 +5,11 @@ JSON and back (``to_json`` / ``from_json``). Errors are :class:`EngineError` sub
 (:class:`InvalidEntry`, :class:`IllegalPlay`, :class:`ImpossibleRecord`, :class:`RulesetError`)
 with a stable ``code``, the dotted ``field`` path of the bad input and a plain-words message.
 
+Counting: seats are 0 to 3, and a trick is its position in a record's ``tricks``, 0 to 8, in
+field paths (``tricks.2.1``), :class:`Accusation` and :class:`Verdict` alike; a hand's number
+counts from 1, as on the score sheet. Messages, written for people, say trick 1 to 9, and so
+does the JSON of an accusation or a verdict (what a dispute stores and shows).
+
 * Cards and seats: :class:`Suit`, :class:`Rank`, :class:`Card`, :data:`DECK`,
   :func:`parse_card`, :func:`parse_cards`, :func:`card_points`, :func:`left_of`,
   :func:`partner_of`, :func:`team_of`.

@@ -12,15 +12,22 @@ the record, shows it.
 A named proof card must itself prove the misplay; when it does not, the verdict is "not proven"
 even if another card would have (the reason says which), because the caller has to show it.
 
+Tricks are numbered as everywhere in the engine: by their position in the record's ``tricks``
+(0 to 8), as in field paths (``tricks.1.2``). ``Accusation.trick``, ``Verdict.trick`` and
+``Verdict.proof_trick`` are such positions; the reasons, written for people, say trick 1 to 9,
+and so does the JSON of an accusation or a verdict, which people read and which is stored.
+
 The seed's example: king of trump led, the second player plays the 6 of trump, and later plays
 the 9 of trump: they did not play to beat at the first trick.
 
 >>> from scoring.engine.cards import parse_cards
 >>> rec = TrickRecord(dealer=3, caller=0, trump=Suit.HEARTS, tricks=(
 ...     parse_cards("KH 6H 7H 8H"), parse_cards("AS 9H 10S 6S")))
->>> v = adjudicate(rec, Accusation(accused=1, trick=1, called_by=0))
+>>> v = adjudicate(rec, Accusation(accused=1, trick=0, called_by=0))
 >>> v.proven, str(v.offending_card), v.rule.value, str(v.proof_card), v.proof_trick
-(True, '6H', 'beat_trump', '9H', 2)
+(True, '6H', 'beat_trump', '9H', 1)
+>>> v.to_json()["trick"], v.to_json()["proof_trick"]
+(1, 2)
 >>> v.reason
 'seat 1 played the 6 of hearts at trick 1 but did not beat the king of hearts on the trick: seat 1 held the 9 of hearts, played at trick 2'
 """  # noqa: E501
@@ -50,7 +57,8 @@ __all__ = ["Accusation", "Verdict", "adjudicate", "find_misplays", "score_mispla
 
 @dataclass(frozen=True, slots=True)
 class Accusation:
-    """A misplay call: the accused seat, the trick, optionally the card that proves it.
+    """A misplay call: the accused seat, the trick (its position, 0 to 8), optionally the card
+    that proves it.
 
     ``called_by`` (the seat calling the misplay) is needed to score the hand, not to judge it.
     """
@@ -63,7 +71,7 @@ class Accusation:
     def to_json(self) -> dict[str, Any]:
         return {
             "accused": self.accused,
-            "trick": self.trick,
+            "trick": self.trick + 1,
             "proof_card": None if self.proof_card is None else str(self.proof_card),
             "called_by": self.called_by,
         }
@@ -81,7 +89,7 @@ class Accusation:
         proof = d.get("proof_card")
         return cls(
             accused=_parse.seat(d.get("accused"), "accused"),
-            trick=trick,
+            trick=trick - 1,
             proof_card=None if proof is None else _parse.card(proof, "proof_card"),
             called_by=_parse.seat(d.get("called_by"), "called_by", optional=True),
         )
@@ -89,7 +97,7 @@ class Accusation:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """The answer to an accusation: proven or not, and why."""
+    """The answer to an accusation: proven or not, and why (tricks by position, 0 to 8)."""
 
     proven: bool
     accused: int
@@ -106,11 +114,11 @@ class Verdict:
         return {
             "proven": self.proven,
             "accused": self.accused,
-            "trick": self.trick,
+            "trick": self.trick + 1,
             "offending_card": None if self.offending_card is None else str(self.offending_card),
             "rule": None if self.rule is None else self.rule.value,
             "proof_card": None if self.proof_card is None else str(self.proof_card),
-            "proof_trick": self.proof_trick,
+            "proof_trick": None if self.proof_trick is None else self.proof_trick + 1,
             "reason": self.reason,
             "called_by": self.called_by,
         }
@@ -135,11 +143,11 @@ class Verdict:
         return cls(
             proven=_parse.boolean(d.get("proven"), "proven"),
             accused=_parse.seat(d.get("accused"), "accused"),
-            trick=int(trick),
+            trick=int(trick) - 1,
             offending_card=None if off is None else _parse.card(off, "offending_card"),
             rule=None if rule is None else MisplayRule(rule),
             proof_card=None if proof is None else _parse.card(proof, "proof_card"),
-            proof_trick=None if proof_trick is None else int(proof_trick),
+            proof_trick=None if proof_trick is None else int(proof_trick) - 1,
             reason=str(d.get("reason", "")),
             called_by=_parse.seat(d.get("called_by"), "called_by", optional=True),
         )
@@ -150,12 +158,12 @@ def _label(i: int) -> str:
 
 
 def _judge(comp: Compiled, accused: int, k: int, proof: int, called_by: int | None) -> Verdict:
-    """Judge the play of ``accused`` at trick ``k`` (1-based); ``proof`` card index or -1."""
-    if k > len(comp.tricks):
+    """Judge the play of ``accused`` at trick ``k`` (a position); ``proof`` card index or -1."""
+    if k >= len(comp.tricks):
         return Verdict(
-            False, accused, k, None, None, None, None, f"the record has no trick {k}", called_by
+            False, accused, k, None, None, None, None, f"the record has no trick {k + 1}", called_by
         )
-    leader, cards = comp.tricks[k - 1]
+    leader, cards = comp.tricks[k]
     pos = (accused - leader) % 4
     if pos >= len(cards):
         return Verdict(
@@ -166,7 +174,7 @@ def _judge(comp: Compiled, accused: int, k: int, proof: int, called_by: int | No
             None,
             None,
             None,
-            f"seat {accused} did not play to trick {k}",
+            f"seat {accused} did not play to trick {k + 1}",
             called_by,
         )
     t = comp.trump
@@ -180,14 +188,14 @@ def _judge(comp: Compiled, accused: int, k: int, proof: int, called_by: int | No
     mine = comp.plays[accused]
     later = 0
     when: dict[int, int] = {}
-    for n in range(k, len(mine)):
+    for n in range(k + 1, len(mine)):
         j = mine[n]
         later |= 1 << j
-        when[j] = n + 1
+        when[j] = n
     held = later
     if comp.hands is not None:
         before = 0
-        for j in mine[: k - 1]:
+        for j in mine[:k]:
             before |= 1 << j
         held |= comp.hands[accused] & ~before
     held &= ~(1 << i)
@@ -206,7 +214,7 @@ def _judge(comp: Compiled, accused: int, k: int, proof: int, called_by: int | No
                 seen |= 1 << j
         void_shown = not _bits.SUIT_MASK[led] & ~seen
     card = DECK[i]
-    head = f"seat {accused} played the {card.label} at trick {k}"
+    head = f"seat {accused} played the {card.label} at trick {k + 1}"
     if rule is None:
         source = "the deal shows" if comp.hands is not None else "the later tricks show"
         return Verdict(
@@ -230,7 +238,7 @@ def _judge(comp: Compiled, accused: int, k: int, proof: int, called_by: int | No
             elif held >> proof & 1:
                 why = f"seat {accused} held it, but it was not a card they had to play instead"
             else:
-                why = f"seat {accused} is not known to have held it at trick {k}"
+                why = f"seat {accused} is not known to have held it at trick {k + 1}"
             return Verdict(
                 False,
                 accused,
@@ -239,13 +247,13 @@ def _judge(comp: Compiled, accused: int, k: int, proof: int, called_by: int | No
                 None,
                 DECK[proof],
                 when.get(proof),
-                f"the {_label(proof)} does not prove a misplay at trick {k}: {why}{extra}",
+                f"the {_label(proof)} does not prove a misplay at trick {k + 1}: {why}{extra}",
                 called_by,
             )
         chosen = proof
     else:
         chosen = _pick(required, when)
-    where = f", played at trick {when[chosen]}" if chosen in when else ", dealt to them"
+    where = f", played at trick {when[chosen] + 1}" if chosen in when else ", dealt to them"
     return Verdict(
         True,
         accused,
@@ -294,17 +302,17 @@ def adjudicate(record: TrickRecord, accusation: Accusation) -> Verdict:
     >>> from scoring.engine.cards import parse_card, parse_cards
     >>> rec = TrickRecord(dealer=3, caller=0, trump=Suit.HEARTS, tricks=(
     ...     parse_cards("AS 6C 7S 8S"), parse_cards("KD 9S 8D 7D")))
-    >>> v = adjudicate(rec, Accusation(accused=1, trick=1, called_by=0,
+    >>> v = adjudicate(rec, Accusation(accused=1, trick=0, called_by=0,
     ...                                proof_card=parse_card("9S")))
     >>> v.proven, v.rule.value, v.proof_trick
-    (True, 'follow_suit', 2)
+    (True, 'follow_suit', 1)
     >>> from dataclasses import replace
-    >>> adjudicate(replace(rec, caller=None), Accusation(accused=1, trick=1)).proven
+    >>> adjudicate(replace(rec, caller=None), Accusation(accused=1, trick=0)).proven
     True
     """
-    if not _parse.is_int(accusation.trick) or not 1 <= accusation.trick <= 9:
+    if not _parse.is_int(accusation.trick) or not 0 <= accusation.trick <= 8:
         raise InvalidEntry(
-            f"trick must be a trick number 1 to 9, not {accusation.trick!r}",
+            f"trick must be a trick's position 0 to 8, not {accusation.trick!r}",
             code="bad_trick",
             field="accusation.trick",
         )
@@ -340,11 +348,11 @@ def find_misplays(record: TrickRecord) -> tuple[Verdict, ...]:
     >>> rec = TrickRecord(dealer=3, caller=0, trump=Suit.HEARTS, tricks=(
     ...     parse_cards("AS 6C 7S 8S"), parse_cards("KD 9S 8D 7D")))
     >>> [(v.accused, v.trick, v.rule.value) for v in find_misplays(rec)]
-    [(1, 1, 'follow_suit')]
+    [(1, 0, 'follow_suit')]
     """
     comp = compile_record(record, judging=True)
     t = comp.trump
-    # held[seat][n]: what the evidence says seat held when playing its card at trick n + 1
+    # held[seat][n]: what the evidence says seat held when playing its card at trick n
     held: list[list[int]] = []
     for seat in SEATS:
         mine = comp.plays[seat]
@@ -362,13 +370,13 @@ def find_misplays(record: TrickRecord) -> tuple[Verdict, ...]:
             held.append(row)
     out: list[Verdict] = []
     above = _bits.ABOVE
-    for k, (leader, cards) in enumerate(comp.tricks, start=1):
+    for k, (leader, cards) in enumerate(comp.tricks):
         led = cards[0] // 9
         top = cards[0] if led == t else -1
         for pos in range(1, len(cards)):
             seat = (leader + pos) % 4
             i = cards[pos]
-            rule, _ = rule_of(i, held[seat][k - 1] | 1 << i, led, top, t)
+            rule, _ = rule_of(i, held[seat][k] | 1 << i, led, top, t)
             if rule is not None:
                 out.append(_judge(comp, seat, k, -1, None))
             if i // 9 == t and (top < 0 or 1 << i & above[top]):
@@ -393,7 +401,7 @@ def score_misplay(
     >>> from scoring.engine.cards import parse_cards
     >>> rec = TrickRecord(dealer=3, caller=0, trump=Suit.HEARTS, tricks=(
     ...     parse_cards("KH 6H 7H 8H"), parse_cards("AS 9H 10S 6S")), bella_seat=0)
-    >>> v = adjudicate(rec, Accusation(accused=1, trick=1, called_by=2))
+    >>> v = adjudicate(rec, Accusation(accused=1, trick=0, called_by=2))
     >>> score_misplay(Ruleset(), rec, v).points
     (182, 0)
     """

@@ -5,8 +5,9 @@ Leaders are derived: the player left of the dealer leads trick 1, the winner of 
 the next. The last trick may be partial when the hand was stopped (a misplay call or a throw-in).
 The players' nine cards may be given too (online play, or a careful score-keeper).
 
-Tricks are numbered 1..9 in words; field paths are list positions (``tricks.2.1`` is the second
-card of trick 3).
+A trick is known by its position in ``tricks``, 0 to 8, as in field paths (``tricks.2.1`` is
+the second card of the third trick) and in misplay verdicts; messages, written for people, say
+trick 1 to 9.
 
 >>> from scoring.engine.cards import parse_cards
 >>> rec = TrickRecord(dealer=3, caller=0, trump=Suit.HEARTS,
@@ -143,7 +144,7 @@ class Compiled(NamedTuple):
     winners: list[int]
     #: Dealt hands as masks, when known.
     hands: tuple[int, ...] | None
-    #: ``plays[seat][n]``: the card index that seat played at trick n + 1.
+    #: ``plays[seat][n]``: the card index that seat played at trick ``n`` (a position).
     plays: list[list[int]]
 
 

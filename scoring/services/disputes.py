@@ -251,7 +251,7 @@ def dispute_adjudicate(*, dispute_id: int, rerun: bool = False) -> MisplayDisput
         return dispute
     accusation = Accusation(
         accused=dispute.accused,
-        trick=dispute.trick,
+        trick=dispute.trick - 1,  # the dispute says trick 1 to 9, the engine its position
         proof_card=parse_card(dispute.proof_card) if dispute.proof_card else None,
         called_by=dispute.called_by,
     )

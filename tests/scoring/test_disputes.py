@@ -49,6 +49,8 @@ def test_proven_misplay_gives_the_calling_team_the_whole_hand(
     assert dispute.verdict is not None
     assert dispute.verdict["offending_card"] == "6H"
     assert dispute.verdict["proof_card"] == "9H"
+    # the dispute's trick and its stored verdict count tricks from 1, as people do
+    assert (dispute.trick, dispute.verdict["trick"], dispute.verdict["proof_trick"]) == (1, 1, 2)
     assert "did not beat" in dispute.reason
     hand.refresh_from_db()
     assert (hand.outcome, hand.points_a, hand.points_b, hand.version) == (

@@ -102,7 +102,7 @@ def test_a_played_out_hand_cannot_have_been_thrown_in():
 def test_a_played_out_thrown_in_record_is_not_judged_for_a_misplay_either():
     thrown = dataclasses.replace(full_record(), thrown_in_by=2)
     calls = (
-        lambda: adjudicate(thrown, Accusation(accused=1, trick=1, called_by=0)),
+        lambda: adjudicate(thrown, Accusation(accused=1, trick=0, called_by=0)),
         lambda: find_misplays(thrown),
         lambda: score_misplay(Ruleset(), thrown, MisplayCall(called_by=0, proven=True)),
         lambda: trick_leaders(thrown),
