@@ -22,8 +22,11 @@ def test_the_totals_of_a_game_played_to_its_end_give_its_winner(
         if progress.over:
             break
     else:
-        # a game not over: its totals are refused, whatever winner is named
-        for named in (None, 0, 1):
+        # a game not over: its totals are refused, whatever winner is named; but under the
+        # caller's rule, totals both over the target cannot say the last hand had no caller
+        # (which leaves the game going on), so a named winner is taken at its word
+        both_over = min(progress.totals) >= rules.target and rules.both_over == "caller"
+        for named in (None,) if both_over else (None, 0, 1):
             with pytest.raises(InvalidEntry):
                 final_winner(rules, progress.totals, named)
         return
