@@ -33,10 +33,16 @@ CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    from django.conf import settings
+
+    # Users made by the tests get cheap hashes every server still reads (tests/hashers.py).
+    settings.PASSWORD_HASHERS = [
+        "tests.hashers.OneRoundPBKDF2PasswordHasher",
+        *settings.PASSWORD_HASHERS,
+    ]
     if not SERVICES:
         return
     problems = []
-    from django.conf import settings
 
     if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
         problems.append("DATABASE_URL does not name a PostgreSQL database")
