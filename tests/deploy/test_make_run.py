@@ -31,7 +31,15 @@ def _serve_command(port: int) -> str:
     """The Makefile's line that serves the demo (after migrate and demo), as make runs it."""
     bin_dir = Path(sys.executable).parent
     shown = subprocess.run(  # noqa: S603 - a fixed command
-        ["/usr/bin/make", "-n", "run", "HOST=127.0.0.1", f"PORT={port}", f"BIN={bin_dir}"],
+        [
+            "/usr/bin/make",
+            "-n",
+            "--no-print-directory",
+            "run",
+            "HOST=127.0.0.1",
+            f"PORT={port}",
+            f"BIN={bin_dir}",
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
