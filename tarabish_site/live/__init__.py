@@ -28,29 +28,18 @@ Publishing never fails the write it follows: the message is sent once the transa
 committed, and a channel layer that cannot be reached (Redis down) is logged and skipped;
 pages catch up on their next poll or reconnect. With no channel layer configured nothing is
 sent. The layer is in-memory in one process by default, Redis (``REDIS_URL``) across processes.
-
-Code that is not itself asynchronous (a view under gunicorn, a task) sends to Redis through
-one event loop per process, in a thread of its own, which keeps its connection to Redis from
-one message to the next. ``async_to_sync`` would start a thread and an event loop, and
-connect to Redis, for every message: several milliseconds of CPU for each hand entered, and a
-web worker's memory grew by about a third of a kilobyte a message, outside the Python heap
-(``benchmarks/memory_curve.py``). The in-memory layer, whose queues belong to the event loop
-of the process's server, is still sent to with ``async_to_sync``.
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import os
 import re
-import threading
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels.layers import get_channel_layer
 from django.db import transaction
 
 if TYPE_CHECKING:
@@ -131,48 +120,11 @@ def publish_now(topic_name: str, key: object, **details: Any) -> None:
     _send(group_name(topic_name, key), _message(topic_name, key, details))
 
 
-#: Seconds a message may take to reach the layer before it is given up (and logged).
-SEND_TIMEOUT = 2.0
-
-
-class _SenderLoop:
-    """An event loop running in a daemon thread, one per process (made again in a forked
-    child, which does not inherit its parent's thread)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._pid = 0
-        self._loop: asyncio.AbstractEventLoop | None = None
-
-    def run(self, coroutine: Coroutine[Any, Any, None], timeout: float) -> None:
-        """Run ``coroutine`` on the loop and wait for it, at most ``timeout`` seconds."""
-        future = asyncio.run_coroutine_threadsafe(coroutine, self._running())
-        try:
-            future.result(timeout)
-        except BaseException:
-            future.cancel()  # a message given up is not sent later
-            raise
-
-    def _running(self) -> asyncio.AbstractEventLoop:
-        with self._lock:
-            if self._loop is None or self._pid != os.getpid():
-                loop = asyncio.new_event_loop()
-                threading.Thread(target=loop.run_forever, name="live-updates", daemon=True).start()
-                self._loop, self._pid = loop, os.getpid()
-            return self._loop
-
-
-_sender = _SenderLoop()
-
-
 def _send(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        if isinstance(layer, InMemoryChannelLayer):
-            async_to_sync(layer.group_send)(group, message)
-        else:
-            _sender.run(layer.group_send(group, message), SEND_TIMEOUT)
+        async_to_sync(layer.group_send)(group, message)
     except Exception:  # a layer that cannot be reached never fails a write that has committed
         log.warning("live update to %s not sent", group, exc_info=True)

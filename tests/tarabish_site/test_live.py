@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import logging
-import os
-import threading
-import time
-from collections.abc import Iterator
 
 import pytest
 from channels.db import database_sync_to_async
@@ -16,7 +12,6 @@ from django.test import override_settings
 from tarabish_site import live
 from tarabish_site.live.consumers import NOT_FOUND
 from tests.scoring.factories import GameFactory, UserFactory
-from tests.tarabish_site.live_layers import RecordingLayer
 from tests.tournaments.factories import TournamentFactory
 from tests.websockets import connect
 
@@ -134,43 +129,3 @@ def test_a_layer_that_cannot_be_reached_never_fails_the_write(
     with caplog.at_level(logging.WARNING, logger="tarabish_site.live"):
         live.publish(live.GAME, 1)  # outside a transaction: sent at once
     assert "live update to live.game.1 not sent" in caplog.text
-
-
-@pytest.fixture
-def recording() -> Iterator[type[RecordingLayer]]:
-    RecordingLayer.sent.clear()
-    layers = {"default": {"BACKEND": "tests.tarabish_site.live_layers.RecordingLayer"}}
-    with override_settings(CHANNEL_LAYERS=layers):
-        yield RecordingLayer
-    RecordingLayer.delay = 0.0
-
-
-def test_messages_go_through_one_event_loop_a_process(
-    recording: type[RecordingLayer], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    for key in (1, 2, 3):
-        live.publish(live.GAME, key)
-    loops = {id(loop) for loop, _, _ in recording.sent}
-    threads = {thread for _, thread, _ in recording.sent}
-    assert [group for _, _, group in recording.sent] == [f"live.game.{n}" for n in (1, 2, 3)]
-    assert len(loops) == 1
-    assert len(threads) == 1
-    assert threading.current_thread() not in threads
-    # A forked child (another process id) does not have its parent's thread: it makes its own.
-    monkeypatch.setattr(os, "getpid", lambda: -1)
-    live.publish(live.GAME, 4)
-    assert id(recording.sent[-1][0]) not in loops
-
-
-def test_a_layer_too_slow_to_answer_is_given_up(
-    recording: type[RecordingLayer],
-    monkeypatch: pytest.MonkeyPatch,
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    recording.delay = 5.0
-    monkeypatch.setattr(live, "SEND_TIMEOUT", 0.05)
-    with caplog.at_level(logging.WARNING, logger="tarabish_site.live"):
-        live.publish(live.GAME, 1)
-    assert "live update to live.game.1 not sent" in caplog.text
-    time.sleep(0.1)
-    assert recording.sent == []  # given up, not sent later
