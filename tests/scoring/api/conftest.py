@@ -13,12 +13,6 @@ from tests.scoring.factories import GameFactory, UserFactory
 
 
 @pytest.fixture(autouse=True)
-def _fast_passwords(settings: Any) -> None:
-    """Accounts are made by the dozen here; a slow password hash only slows the tests."""
-    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
-
-
-@pytest.fixture(autouse=True)
 def _fresh_throttles() -> Iterator[None]:
     """Throttle counts live in the cache: each test starts with none."""
     cache.clear()
