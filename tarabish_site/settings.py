@@ -180,12 +180,19 @@ else:
 # -------------------------------------------------------------------------------- channel layer
 # How WebSocket consumers in different processes reach each other (tarabish_site.live, online
 # tables): in memory within one process by default, through Redis when REDIS_URL is set.
+#: A Redis that stops answering fails a publish (logged and skipped, tarabish_site.live) or a
+#: socket's send instead of holding a request or a consumer for ever. The read timeout stays above
+#: channels_redis' own 5 s blocking receive, which an idle socket repeats.
+CHANNEL_LAYER_TIMEOUTS = {
+    "socket_connect_timeout": env.float("CHANNEL_LAYER_CONNECT_TIMEOUT", default=1.0),
+    "socket_timeout": env.float("CHANNEL_LAYER_TIMEOUT", default=10.0),
+}
 if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
             "CONFIG": {
-                "hosts": [REDIS_URL],
+                "hosts": [{"address": REDIS_URL, **CHANNEL_LAYER_TIMEOUTS}],
                 "prefix": env.str("CHANNEL_LAYER_PREFIX", default="tarabish"),
             },
         }

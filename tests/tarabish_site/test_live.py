@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import logging
+import socket
+import time
+from collections.abc import Iterator
 
 import pytest
 from channels.db import database_sync_to_async
+from django.conf import settings
 from django.db import transaction
 from django.test import override_settings
+from django.utils.module_loading import import_string
 
 from tarabish_site import live
 from tarabish_site.live.consumers import NOT_FOUND
@@ -129,3 +134,37 @@ def test_a_layer_that_cannot_be_reached_never_fails_the_write(
     with caplog.at_level(logging.WARNING, logger="tarabish_site.live"):
         live.publish(live.GAME, 1)  # outside a transaction: sent at once
     assert "live update to live.game.1 not sent" in caplog.text
+
+
+@pytest.fixture
+def silent_redis() -> Iterator[str]:
+    """An address that takes connections and never answers, as a Redis that hangs does."""
+    server = socket.create_server(("127.0.0.1", 0), backlog=16)
+    try:
+        yield f"redis://127.0.0.1:{server.getsockname()[1]}/0"
+    finally:
+        server.close()
+
+
+def test_the_layers_read_timeout_outlasts_its_own_blocking_receive() -> None:
+    layer = import_string("channels_redis.core.RedisChannelLayer")
+    assert settings.CHANNEL_LAYER_TIMEOUTS["socket_timeout"] > layer.brpop_timeout
+    assert settings.CHANNEL_LAYER_TIMEOUTS["socket_connect_timeout"] <= 2
+
+
+def test_a_layer_that_hangs_is_given_up_on_and_never_fails_the_write(
+    silent_redis: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    timeouts = {**settings.CHANNEL_LAYER_TIMEOUTS, "socket_timeout": 0.5}
+    layers = {
+        "default": {
+            "BACKEND": "channels_redis.core.RedisChannelLayer",
+            "CONFIG": {"hosts": [{"address": silent_redis, **timeouts}]},
+        }
+    }
+    with override_settings(CHANNEL_LAYERS=layers), caplog.at_level(logging.WARNING):
+        started = time.monotonic()
+        live.publish(live.GAME, 1)
+        waited = time.monotonic() - started
+    assert "live update to live.game.1 not sent" in caplog.text
+    assert waited < 5
