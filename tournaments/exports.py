@@ -1,6 +1,12 @@
 """A tournament as data: one JSON document that holds all of it, and CSV tables of its
 standings, matches and hands for spreadsheets.
 
+The CSV tables name each team by its name as entered (``team``, ``home``, ``team_a``...) and,
+in a column of its own at the end of the row (``display_name``, ``home_display_name``,
+``team_a_display_name``...), by the name the tournament's pages show: the same, except where
+teams of one name are told apart by their community or a number
+(:func:`tournaments.selectors.names_told_apart`).
+
 The document (``FORMAT``, version ``VERSION``) is what :func:`tournaments.services.transfer.
 tournament_import` reads back, in this installation or another. Rows refer to each other by
 ``key`` (the row's id here), never by an id the other installation would have to share:
@@ -17,7 +23,9 @@ Shape (version 1)::
      "players": [{key, display_name, community}],
      "teams": [{key, name, players: [player key, player key]}],
      "entries": [{key, team, seed, status, checked_in, checked_in_at, withdrawn_at,
-                  withdrawal_note, substitutes: [player key...], final_place}],
+                  withdrawal_note, substitutes: [player key...], final_place,
+                  registered_at}],   # registered_at: optional when read; the order of
+                                     # registration numbers teams of one name
      "stages": [{key, order, name, kind, status, pool_count, legs, swiss_rounds, swiss_pairing,
                  third_place, grand_final, qualifiers_per_pool, tiebreakers, match_format,
                  match_games,
@@ -68,6 +76,7 @@ from tournaments.models import (
     Standing,
     Tournament,
 )
+from tournaments.selectors import entry_display_names, team_display_names
 
 FORMAT = "tarabish-tournament"
 VERSION = 1
@@ -272,6 +281,7 @@ def tournament_document(tournament: Tournament) -> dict[str, Any]:
                 "team": entry.team_id,
                 **_values(entry, ENTRY_FIELDS),
                 "substitutes": sorted(player.pk for player in entry.substitutes.all()),
+                "registered_at": _value(entry.registered_at),
             }
             for entry in entries
         ],
@@ -348,14 +358,16 @@ def standings_csv(tournament: Tournament) -> str:
         .order_by("stage__order", "pool__number", "place", "seed")
     )
     counted = STANDING_FIELDS[1:]  # after the pool
+    shown = entry_display_names(tournament)
     return _csv(
-        ["stage", "pool", "team", *counted],
+        ["stage", "pool", "team", *counted, "display_name"],
         (
             [
                 row.stage.name,
                 row.pool.name if row.pool else "",
                 row.entry.team.name,
                 *(getattr(row, name) for name in counted),
+                shown.get(row.entry_id, row.entry.team.name),
             ]
             for row in rows
         ),
@@ -376,6 +388,13 @@ def matches_csv(tournament: Tournament) -> str:
         )
         .order_by("stage__order", "round_id", "number")
     )
+    shown = entry_display_names(tournament)
+
+    def named(entry: Entry | None) -> tuple[str, str]:
+        if entry is None:
+            return "", ""
+        return entry.team.name, shown.get(entry.pk, entry.team.name)
+
     return _csv(
         [
             "match",
@@ -396,6 +415,9 @@ def matches_csv(tournament: Tournament) -> str:
             "forfeit",
             "totals_only_games",
             "finished_at",
+            "home_display_name",
+            "away_display_name",
+            "winner_display_name",
         ],
         (
             [
@@ -405,10 +427,10 @@ def matches_csv(tournament: Tournament) -> str:
                 m.pool.name if m.pool else "",
                 m.key,
                 m.table,
-                m.home.team.name if m.home else "",
-                "" if m.bye else (m.away.team.name if m.away else ""),
+                named(m.home)[0],
+                named(None if m.bye else m.away)[0],
                 m.state,
-                m.winner.team.name if m.winner else "",
+                named(m.winner)[0],
                 m.home_games,
                 m.away_games,
                 m.home_points,
@@ -417,6 +439,9 @@ def matches_csv(tournament: Tournament) -> str:
                 m.forfeit,
                 m.totals_only_games,
                 m.finished_at.isoformat() if m.finished_at else "",
+                named(m.home)[1],
+                named(None if m.bye else m.away)[1],
+                named(m.winner)[1],
             ]
             for m in matches
         ),
@@ -430,6 +455,7 @@ def hands_csv(tournament: Tournament) -> str:
         .select_related("game__team_a", "game__team_b", "game__match_link")
         .order_by("game__match_link__match_id", "game__match_link__number", "number", "pk")
     )
+    shown = team_display_names(tournament)
     return _csv(
         [
             "match",
@@ -453,6 +479,8 @@ def hands_csv(tournament: Tournament) -> str:
             "points_b",
             "running_a",
             "running_b",
+            "team_a_display_name",
+            "team_b_display_name",
         ],
         (
             [
@@ -477,6 +505,8 @@ def hands_csv(tournament: Tournament) -> str:
                 h.points_b,
                 h.running_a,
                 h.running_b,
+                shown.get(h.game.team_a_id, h.game.team_a.name),
+                shown.get(h.game.team_b_id, h.game.team_b.name),
             ]
             for h in hands
         ),

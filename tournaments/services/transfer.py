@@ -112,7 +112,12 @@ _Stage = _model_serializer(
     matches=_Match(many=True),
 )
 _Entry = _model_serializer(
-    Entry, exports.ENTRY_FIELDS, key=_key(), team=_ref(), substitutes=_refs()
+    Entry,
+    exports.ENTRY_FIELDS,
+    key=_key(),
+    team=_ref(),
+    substitutes=_refs(),
+    registered_at=serializers.DateTimeField(allow_null=True, required=False),
 )
 _Tournament = _model_serializer(Tournament, exports.TOURNAMENT_FIELDS)
 
@@ -241,14 +246,17 @@ def _made(model: type[models.Model], rows: list[Any]) -> list[Any]:
     return list(made)
 
 
-def _keep_created_at(model: type[models.Model], rows: list[Any], times: list[Any]) -> None:
-    """``created_at`` is set to now as a row is made: put back the time the document gives."""
+def _keep_created_at(
+    model: type[models.Model], rows: list[Any], times: list[Any], field: str = "created_at"
+) -> None:
+    """``created_at`` (or ``field``) is set to now as a row is made: put back the time the
+    document gives."""
     for row, when in zip(rows, times, strict=True):
         if when is not None:
-            row.created_at = when
+            setattr(row, field, when)
     model.objects.bulk_update(  # type: ignore[attr-defined]
         [row for row, when in zip(rows, times, strict=True) if when is not None],
-        ["created_at"],
+        [field],
         batch_size=500,
     )
 
@@ -305,6 +313,10 @@ def _write(data: dict[str, Any], keys: dict[str, _Keys], actor: Actor) -> Tourna
             )
             for row in data["entries"]
         ],
+    )
+    # the order of registration tells teams of one name apart: keep it
+    _keep_created_at(
+        Entry, made, [row.get("registered_at") for row in data["entries"]], "registered_at"
     )
     for row, entry in zip(data["entries"], made, strict=True):
         entries.known[row["key"]] = entry
