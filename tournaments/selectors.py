@@ -215,9 +215,9 @@ def team_community(one: str, two: str) -> str:
     return " / ".join(places)
 
 
-def _told_apart(entries: QuerySet[Entry]) -> list[tuple[int, int, str]]:
-    """``(entry id, team id, told-apart name)`` for each of ``entries``, every tournament's
-    names told apart among that tournament's entries alone (one query)."""
+def _told_apart(entries: QuerySet[Entry]) -> list[tuple[int, int, int, str]]:
+    """``(entry id, tournament id, team id, told-apart name)`` for each of ``entries``, every
+    tournament's names told apart among that tournament's entries alone (one query)."""
     rows = list(
         entries.order_by("tournament_id", "registered_at", "pk").values_list(
             "pk",
@@ -231,10 +231,10 @@ def _told_apart(entries: QuerySet[Entry]) -> list[tuple[int, int, str]]:
     by_tournament: dict[int, list[tuple[Any, ...]]] = {}
     for row in rows:
         by_tournament.setdefault(row[1], []).append(row)
-    told: list[tuple[int, int, str]] = []
+    told: list[tuple[int, int, int, str]] = []
     for same in by_tournament.values():
         shown = names_told_apart([(name, team_community(a, b)) for *_, name, a, b in same])
-        told.extend((row[0], row[2], label) for row, label in zip(same, shown, strict=True))
+        told.extend((*row[:3], label) for row, label in zip(same, shown, strict=True))
     return told
 
 
@@ -242,7 +242,8 @@ def entry_display_names(tournament: Tournament | int) -> dict[int, str]:
     """Each entry of ``tournament`` by id: its team's name as :func:`names_told_apart` tells
     it from the others registered in the tournament (one query)."""
     return {
-        entry: label for entry, _, label in _told_apart(Entry.objects.filter(tournament=tournament))
+        entry: label
+        for entry, _, _, label in _told_apart(Entry.objects.filter(tournament=tournament))
     }
 
 
@@ -250,15 +251,22 @@ def team_display_names(tournament: Tournament | int) -> dict[int, str]:
     """Each team registered in ``tournament`` by its id: its told-apart name there (one
     query)."""
     return {
-        team: label for _, team, label in _told_apart(Entry.objects.filter(tournament=tournament))
+        team: label
+        for _, _, team, label in _told_apart(Entry.objects.filter(tournament=tournament))
     }
 
 
-def entry_display_names_in(tournament_ids: Iterable[int]) -> dict[int, str]:
-    """Every entry of the tournaments ``tournament_ids`` by id: its told-apart name in its
-    own tournament (one query, whatever the number of tournaments)."""
-    entries = Entry.objects.filter(tournament_id__in=set(tournament_ids))
-    return {entry: label for entry, _, label in _told_apart(entries)}
+def team_display_names_in(
+    tournament_ids: Iterable[int] = (), *, teams: Iterable[int] = ()
+) -> dict[tuple[int, int], str]:
+    """Every team registered in the tournaments ``tournament_ids`` and in those where any of
+    ``teams`` is registered, by ``(tournament id, team id)``: its told-apart name in that
+    tournament (one query, whatever their number)."""
+    registered = Entry.objects.filter(team_id__in=set(teams)).values("tournament_id")
+    entries = Entry.objects.filter(
+        Q(tournament_id__in=set(tournament_ids)) | Q(tournament_id__in=registered)
+    )
+    return {(tournament, team): label for _, tournament, team, label in _told_apart(entries)}
 
 
 def name_entries(tournament: Tournament | int, things: Iterable[Any]) -> None:

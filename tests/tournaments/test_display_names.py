@@ -16,9 +16,10 @@ from django.utils.html import escape
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.services import hand_record
+from scoring.services import game_create, hand_record
 from tests.scoring.factories import PlayerFactory, TeamFactory
 from tests.tournaments.factories import EntryFactory, TournamentFactory, add_stage
+from tests.tournaments.helpers import win_match
 from tournaments import exports
 from tournaments.models import Entry, Match, Tournament
 from tournaments.selectors import (
@@ -254,3 +255,59 @@ def test_a_tournament_read_back_tells_its_namesakes_apart_as_before() -> None:
     document["tournament"]["slug"] = "older"
     older = tournament_import(document=document, actor=None)
     assert Entry.objects.filter(tournament=older).count() == len(document["entries"])
+
+
+# ------------------------------------------------------------------------------ a team's page
+@pytest.mark.django_db
+def test_a_teams_page_says_where_it_is_from_and_its_name_in_each_tournament(client: Any) -> None:
+    _tournament, same = running(1)
+    match = Match.objects.get(home__in=[same[0], same[2]], away__in=[same[0], same[2]])
+    win_match(match, "home" if match.home_id == same[0].pk else "away")
+    casual = TeamFactory(
+        name=SAME,
+        player_one=PlayerFactory(community="Isle Madame"),
+        player_two=PlayerFactory(community="Isle Madame"),
+    )
+    game_create(team_a=same[0].team, team_b=casual, first_dealer=0)
+    html = client.get(reverse("tournaments:team-detail", args=[same[0].team_id])).content.decode()
+    heading = html.split("<h1>", 1)[1].split("</h1>", 1)[0]
+    assert heading == f'{escape(SAME)} <span class="muted small">Chéticamp</span>'
+    assert f"<title>{escape(SAME)} (Chéticamp)" in html
+    # its tournament, where it was entered under its told-apart name
+    assert f"entered as {escape(LABELS[0])}" in html
+    # the match it won: the opponent as that tournament named it, linked to its page
+    results = html.split("Match results", 1)[1].split("Recent games", 1)[0]
+    opponent = reverse("tournaments:team-detail", args=[same[2].team_id])
+    assert f'<a href="{opponent}">{escape(LABELS[2])}</a>' in results
+    # its games: the tournament's by the tournament's names, a casual one by community
+    games = html.split("Recent games", 1)[1]
+    assert escape(LABELS[0]) in games
+    assert escape(LABELS[2]) in games
+    assert f"{escape(SAME)} (Isle Madame)" in games
+    assert f"{escape(SAME)} (Chéticamp)" in games
+
+
+def played_in(team: Any) -> None:
+    """A tournament where ``team`` meets a namesake of another community and wins."""
+    tournament = TournamentFactory(status=Tournament.Status.CHECK_IN)
+    ours = EntryFactory(tournament=tournament, team=team, checked_in=True)
+    same_named(tournament, "Arichat")
+    checkin_process(tournament_id=tournament.pk, actor=tournament.organiser)
+    stage = add_stage(tournament, "round_robin")
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    match = Match.objects.get(stage=stage)
+    win_match(match, "home" if match.home_id == ours.pk else "away")
+
+
+@pytest.mark.django_db
+def test_a_teams_page_does_not_gain_a_query_per_tournament(client: Any) -> None:
+    team = TeamFactory(name=SAME)
+    counts = []
+    for tournaments in (1, 3):
+        while Entry.objects.filter(team=team).count() < tournaments:
+            played_in(team)
+        with CaptureQueriesContext(connection) as captured:
+            html = client.get(reverse("tournaments:team-detail", args=[team.pk])).content.decode()
+        assert html.count(f"{escape(SAME)} (Arichat)") == 2 * tournaments  # results and games
+        counts.append(len(captured))
+    assert counts[0] == counts[1]

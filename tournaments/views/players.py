@@ -17,7 +17,7 @@ from django.views.decorators.http import require_GET
 
 from scoring import selectors as scoring_selectors
 from scoring.charts import RatingPoint, rating_history_svg
-from scoring.models import Game
+from scoring.models import Game, Team
 from tournaments import selectors
 from tournaments.models import Match
 
@@ -40,8 +40,35 @@ def rating_chart(history: selectors.RatingHistory) -> SafeString | str:
     return mark_safe(svg)  # noqa: S308 - scoring.charts escapes every text
 
 
-def game_lines(games: Sequence[Game], team_ids: set[int]) -> list[dict[str, Any]]:
-    """A player's or team's games: the opponents, the score from their side, won or lost."""
+GAME_TEAMS = (
+    "team_a__player_one",
+    "team_a__player_two",
+    "team_b__player_one",
+    "team_b__player_two",
+    "match_link__match__stage",
+)
+
+
+def _community(team: Team) -> str:
+    return selectors.team_community(team.player_one.community, team.player_two.community)
+
+
+def _tournament_of(game: Game) -> int | None:
+    link = getattr(game, "match_link", None)
+    return link.match.stage.tournament_id if link is not None else None
+
+
+def _tournaments_of(games: Sequence[Game]) -> set[int]:
+    return {t for t in map(_tournament_of, games) if t is not None}
+
+
+def game_lines(
+    games: Sequence[Game], team_ids: set[int], names: dict[tuple[int, int], str]
+) -> list[dict[str, Any]]:
+    """A player's or team's games: the opponents, the score from their side, won or lost
+    (``games`` with :data:`GAME_TEAMS` joined). The teams of a tournament's game are named as
+    that tournament tells them from their namesakes (``names``, by tournament and team);
+    those of another game, where they share a name, by their community, else by a number."""
     lines = []
     for game in games:
         ours_a = game.team_a_id in team_ids
@@ -50,11 +77,33 @@ def game_lines(games: Sequence[Game], team_ids: set[int]) -> list[dict[str, Any]
         won = None
         if game.status == Game.Status.FINISHED:
             won = (game.winner == "team_a") == ours_a
-        lines.append({"game": game, "us": us, "them": them, "score": score, "won": won})
+        tournament = _tournament_of(game)
+        if tournament is not None:
+            us_name = names.get((tournament, us.pk), us.name)
+            them_name = names.get((tournament, them.pk), them.name)
+        else:
+            us_name, them_name = selectors.names_told_apart(
+                [(us.name, _community(us)), (them.name, _community(them))]
+            )
+        lines.append(
+            {
+                "game": game,
+                "us": us,
+                "them": them,
+                "us_name": us_name,
+                "them_name": them_name,
+                "score": score,
+                "won": won,
+            }
+        )
     return lines
 
 
-def match_lines(matches: Sequence[Match], team_id: int) -> list[dict[str, Any]]:
+def match_lines(
+    matches: Sequence[Match], team_id: int, names: dict[tuple[int, int], str]
+) -> list[dict[str, Any]]:
+    """A team's matches: the opponent by its name in that tournament (``names``, by
+    tournament and team), the games from the team's side, won or lost."""
     lines = []
     for match in matches:
         home = match.home is not None and match.home.team_id == team_id
@@ -63,7 +112,12 @@ def match_lines(matches: Sequence[Match], team_id: int) -> list[dict[str, Any]]:
             (match.home_games, match.away_games) if home else (match.away_games, match.home_games)
         )
         won = match.winner_id is not None and us is not None and match.winner_id == us.pk
-        lines.append({"match": match, "them": them, "games": games, "won": won})
+        them_name = ""
+        if them is not None:
+            them_name = names.get((match.stage.tournament_id, them.team_id), them.team.name)
+        lines.append(
+            {"match": match, "them": them, "them_name": them_name, "games": games, "won": won}
+        )
     return lines
 
 
@@ -87,16 +141,17 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
     if player is None:
         raise Http404(_("There is no such player."))
     teams = list(scoring_selectors.team_list(player=pk))
-    listed = scoring_selectors.game_list(player=pk)
+    listed = scoring_selectors.game_list(player=pk).select_related(*GAME_TEAMS)
     games = list(scoring_selectors.visible_to(listed, request.user)[:RECENT])
     history = selectors.player_rating_history(pk, request.user)
+    names = selectors.team_display_names_in(_tournaments_of(games), teams=[t.pk for t in teams])
     return render(
         request,
         "tournaments/player.html",
         {
             "player": player,
             "teams": teams,
-            "games": game_lines(games, {t.pk for t in teams}),
+            "games": game_lines(games, {t.pk for t in teams}, names),
             "rating": history.current,
             "changes": list(reversed(history.changes)),
             "rating_chart": rating_chart(history),
@@ -109,15 +164,22 @@ def team_detail(request: HttpRequest, pk: int) -> HttpResponse:
     team = scoring_selectors.team_list().filter(pk=pk).first()
     if team is None:
         raise Http404(_("There is no such team."))
-    listed = scoring_selectors.game_list(team=pk)
+    listed = scoring_selectors.game_list(team=pk).select_related(*GAME_TEAMS)
     games = list(scoring_selectors.visible_to(listed, request.user)[:RECENT])
+    matches = selectors.team_results(pk, request.user)
+    entries = list(selectors.team_entries(pk, request.user))
+    # the team and its opponents as each tournament tells them from their namesakes
+    names = selectors.team_display_names_in(_tournaments_of(games), teams=[team.pk])
+    for entry in entries:
+        entry.display_name = names.get((entry.tournament_id, team.pk), team.name)
     return render(
         request,
         "tournaments/team.html",
         {
             "team": team,
-            "games": game_lines(games, {team.pk}),
-            "matches": match_lines(selectors.team_results(pk, request.user), pk),
-            "entries": list(selectors.team_entries(pk, request.user)),
+            "community": _community(team),
+            "games": game_lines(games, {team.pk}, names),
+            "matches": match_lines(matches, pk, names),
+            "entries": entries,
         },
     )
