@@ -6,14 +6,18 @@ then)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from rest_framework.test import APIClient
 
 from scoring import services as scoring_services
 from scoring.models import Game
 from tarabish_site.api.errors import Conflict
+from tarabish_site.api.messages import CODE_MESSAGES
+from tests.api_schema import served_schema
 from tests.scoring.factories import summary
 from tests.tournaments.factories import add_stage, tournament_ready
 from tests.tournaments.helpers import win_match
@@ -161,3 +165,119 @@ def test_the_confirmation_names_the_game_and_ends_it_with_the_change() -> None:
     held.playing.refresh_from_db()
     assert held.playing.status == Game.Status.ABANDONED
     assert Match.objects.get(pk=held.final.pk).state == Match.State.PENDING
+
+
+# ------------------------------------------------------------------------------ the API
+def _api(held: Held) -> APIClient:
+    client = APIClient()
+    client.force_authenticate(held.tournament.organiser)
+    return client
+
+
+def _confirm(client: APIClient, held: Held, body: dict[str, object] | None = None) -> Any:
+    return client.post(
+        f"/api/v1/matches/{held.first.pk}/confirm-reset/",
+        body,
+        format="json",
+        HTTP_IF_MATCH=f'"{held.first.version}"',
+    )
+
+
+def _stored(held: Held) -> tuple[object, ...]:
+    """What a refused confirmation must leave as it was."""
+    playing = Game.objects.get(pk=held.playing.pk)
+    first = Match.objects.get(pk=held.first.pk)
+    final = Match.objects.get(pk=held.final.pk)
+    return (
+        playing.status,
+        playing.version,
+        MatchGame.objects.get(game=held.playing).discarded,
+        first.version,
+        first.held_reason,
+        final.state,
+        final.version,
+    )
+
+
+def test_the_api_ends_the_game_named_and_confirms_in_one_call() -> None:
+    held = held_with_a_game_being_played()
+    client = _api(held)
+    before = _stored(held)
+    assert before[0] == Game.Status.IN_PROGRESS
+    without = _confirm(client, held)
+    assert without.status_code == 409
+    assert without.json()["code"] == "game_in_progress"
+    assert f"game {held.playing.pk} is still being played" in without.json()["message"]
+    assert _stored(held) == before
+    done = _confirm(client, held, {"end_game": held.playing.pk})
+    assert done.status_code == 200, done.json()
+    assert done.json()["state"] == Match.State.IN_PROGRESS
+    assert done.json()["held_reason"] == ""
+    assert done["ETag"] == f'"{Match.objects.get(pk=held.first.pk).version}"'
+    held.playing.refresh_from_db()
+    assert held.playing.status == Game.Status.ABANDONED
+    assert "W1-1" in held.playing.ended_reason
+    assert MatchGame.objects.get(game=held.playing).discarded
+    assert Match.objects.get(pk=held.final.pk).state == Match.State.PENDING
+
+
+@pytest.mark.parametrize(
+    ("end_game", "status", "code"),
+    [
+        ("another game", 409, "game_changed"),
+        ("a string", 400, "invalid"),
+        (0, 400, "invalid"),
+        (None, 400, "invalid"),
+    ],
+)
+def test_the_api_refuses_a_wrong_game_and_changes_nothing(
+    end_game: object, status: int, code: str
+) -> None:
+    held = held_with_a_game_being_played()
+    if end_game == "another game":
+        end_game = held.playing.pk + 1000
+    elif end_game == "a string":
+        end_game = str(held.playing.pk)
+    before = _stored(held)
+    refused = _confirm(_api(held), held, {"end_game": end_game})
+    assert refused.status_code == status
+    body = refused.json()
+    assert body["code"] == code
+    assert list(body["fields"]) == ["end_game"]
+    assert _stored(held) == before
+
+
+def test_the_api_refuses_a_game_that_ended_meanwhile_in_french_too() -> None:
+    held = held_with_a_game_being_played()
+    scoring_services.game_end_early(game=held.playing, reason="The hall closes.")
+    refused = _confirm(_api(held), held, {"end_game": held.playing.pk})
+    assert refused.status_code == 409
+    assert refused.json()["code"] == "game_changed"
+    assert "no longer the game that must end" in refused.json()["message"]
+    french = _api(held).post(
+        f"/api/v1/matches/{held.first.pk}/confirm-reset/",
+        {"end_game": held.playing.pk},
+        format="json",
+        HTTP_IF_MATCH=f'"{held.first.version}"',
+        HTTP_ACCEPT_LANGUAGE="fr-CA",
+    )
+    assert french.status_code == 409
+    assert french.json()["code"] == "game_changed"
+    assert french.json()["message"] == str(CODE_MESSAGES["game_changed"])
+    assert "partie" in french.json()["message"]
+    first = Match.objects.get(pk=held.first.pk)
+    assert (first.version, first.held_reason) == (held.first.version, held.first.held_reason)
+
+
+def test_the_api_documents_the_game_to_end() -> None:
+    schema = served_schema()
+    operation = schema["paths"]["/api/v1/matches/{id}/confirm-reset/"]["post"]
+    body = operation["requestBody"]
+    assert body.get("required", False) is False
+    ref = body["content"]["application/json"]["schema"]["$ref"]
+    shape = schema["components"]["schemas"][ref.rsplit("/", 1)[-1]]
+    assert set(shape["properties"]) == {"end_game"}
+    assert "required" not in shape
+    assert shape["properties"]["end_game"]["type"] == "integer"
+    assert {"400", "409"} <= set(operation["responses"])
+    assert "game_changed" in operation["description"]

@@ -514,6 +514,19 @@ class ForfeitSerializer(OnlyItsFields):
     )
 
 
+class ConfirmResetSerializer(OnlyItsFields):
+    end_game = serializers.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=ID_MAX,
+        help_text="The id of the game of a later match still being played, which the change "
+        "re-opens: it is ended early and the change confirmed in one step. Without it such "
+        "a game refuses the confirmation (409 game_in_progress, its message naming the "
+        "game); a game that is not (or no longer) the one in the way is refused with 409 "
+        "game_changed, and nothing changes.",
+    )
+
+
 # ------------------------------------------------------------------------------ brackets
 # The bracket document (tournaments.algorithms.bracket.bracket_document, with each match's row
 # added by tournaments.selectors.stage_bracket_document), described for the schema; the view

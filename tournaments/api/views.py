@@ -36,6 +36,7 @@ from tournaments.api.serializers import (
     BracketSerializer,
     BulkEntrySerializer,
     CheckInSerializer,
+    ConfirmResetSerializer,
     CsvImportSerializer,
     DaySerializer,
     DirectorSerializer,
@@ -787,18 +788,35 @@ class MatchViewSet(mixins.ListModelMixin, JsonApiViewSet):
 
     @extend_schema(
         summary="Confirm a held result change: later matches re-open",
+        description=(
+            "The match takes the result its games now give; later matches that depended on "
+            "it re-open and their games no longer count. While a game of one of them is "
+            "still being played the confirmation is refused (409 `game_in_progress`) unless "
+            "`end_game` names that game: it is then ended early and the change confirmed in "
+            "one transaction. 409 `game_changed` when the game named is not the one in the "
+            "way (another, or none, by then), and 409 `nothing_held` when the match holds no "
+            "change; a refused confirmation changes nothing."
+        ),
         operation_id="matches_confirm_reset",
         tags=[TAG_M],
-        request=None,
+        request=ConfirmResetSerializer,
         parameters=[IF_MATCH_PARAMETER, ETAG_RESPONSE_HEADER],
-        responses={200: MatchDetailSerializer, **error_responses(401, 403, 404, 409, 412, 428)},
+        responses={
+            200: MatchDetailSerializer,
+            **error_responses(400, 401, 403, 404, 409, 412, 428),
+        },
     )
     @idempotent
     @action(detail=True, methods=["post"], url_path="confirm-reset")
     def confirm_reset(self, request: Request, pk: str) -> Response:
+        serializer = ConfirmResetSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
         self._match_response(request, int(pk))
         services.match_reset_confirm(
-            match_id=int(pk), actor=_actor(request), expected_version=expected_version(request)
+            match_id=int(pk),
+            actor=_actor(request),
+            expected_version=expected_version(request),
+            end_game_id=serializer.validated_data.get("end_game"),
         )
         return self._match_response(request, int(pk))
 

@@ -712,7 +712,7 @@ def match_reset_confirm(
                     f"Game {end_game_id} is no longer the game that must end before this "
                     "change: look at the match again."
                 )
-                raise Conflict(message, code="game_changed")
+                raise Conflict(message, code="game_changed", fields={"end_game": [message]})
             scoring_services.game_end_early(
                 game=blocking.game,
                 by=actor if actor is not None and actor.is_authenticated else None,
