@@ -5,12 +5,14 @@ then)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 from rest_framework.test import APIClient
 
 from scoring import services as scoring_services
@@ -247,6 +249,14 @@ def test_the_api_refuses_a_wrong_game_and_changes_nothing(
     assert _stored(held) == before
 
 
+@pytest.fixture
+def _english_after() -> Iterator[None]:
+    """A request leaves its language active in the thread that served it."""
+    yield
+    translation.deactivate()
+
+
+@pytest.mark.usefixtures("_english_after")
 def test_the_api_refuses_a_game_that_ended_meanwhile_in_french_too() -> None:
     held = held_with_a_game_being_played()
     scoring_services.game_end_early(game=held.playing, reason="The hall closes.")
