@@ -20,6 +20,7 @@ from scoring import signals
 from scoring.engine import Outcome, forced_call
 from scoring.models import Game, Hand, HandRevision, MisplayDispute, Player, Side, Team
 from scoring.services import user_can_direct
+from scoring.wording import ruleset_lines
 from tarabish_site.api.errors import NotFound
 
 G = TypeVar("G", bound=Game)
@@ -270,7 +271,7 @@ def game_state(game: Game) -> dict[str, Any]:
         "forced_team": forced_team,
         "ruleset_preset": game.ruleset_preset,
         "ruleset": rules.to_json(),
-        "ruleset_described": [{"label": k, "value": v} for k, v in rules.describe()],
+        "ruleset_described": [{"label": k, "value": v} for k, v in ruleset_lines(rules)],
     }
 
 

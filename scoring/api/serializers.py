@@ -316,7 +316,12 @@ class GameSerializer(serializers.Serializer[Any]):
     forced_team = serializers.ChoiceField(choices=Side.choices, allow_null=True)
     ruleset_preset = serializers.CharField()
     ruleset = serializers.DictField()
-    ruleset_described = RuleInWordsSerializer(many=True)
+    ruleset_described = RuleInWordsSerializer(
+        many=True,
+        help_text="Each switch of the ruleset in words, for people to read, in the language "
+        "of the request (`Accept-Language`; English otherwise). `ruleset` is the same "
+        "rules for programs.",
+    )
     scorekeepers = serializers.ListField(child=serializers.CharField())
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)

@@ -1,10 +1,11 @@
 """Games through the API: start, list, read the score-pad view, and the game actions."""
 
 import datetime
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from django.utils import timezone
+from django.utils import timezone, translation
 from rest_framework.test import APIClient
 
 from scoring import selectors, services
@@ -315,3 +316,30 @@ def test_a_request_without_the_body_it_needs_is_refused(
     response = getattr(api, method)(f"/api/v1/games/{game.pk}/{path}", headers=current(game))
     assert response.status_code == 400
     assert response.json()["fields"]
+
+
+@pytest.fixture
+def _english_after() -> Iterator[None]:
+    """A request leaves its language active in the thread that served it."""
+    yield
+    translation.deactivate()
+
+
+@pytest.mark.usefixtures("_english_after")
+def test_the_ruleset_in_words_follows_accept_language(anon: APIClient) -> None:
+    game = GameFactory.create(ruleset_preset="forced-at-400")
+    url = f"/api/v1/games/{game.pk}/"
+    english = anon.get(url)
+    french = anon.get(url, HTTP_ACCEPT_LANGUAGE="fr-CA")
+    assert "Accept-Language" in french["Vary"]
+    said = {line["label"]: line["value"] for line in english.json()["ruleset_described"]}
+    assert said["Dealer may pass"] == "No: the dealer is stuck and must name trump"
+    assert said["Forced to call"].startswith("A team with more than 400 points")
+    assert said["Game"] == "500 points"
+    dit = {line["label"]: line["value"] for line in french.json()["ruleset_described"]}
+    assert dit["Le donneur peut passer"] == "Non\u00a0: le donneur est pris et doit nommer l'atout"
+    assert "400" in dit["Obligé d'appeler"]
+    assert "Forced to call" not in dit
+    assert len(dit) == len(said)
+    assert french.json()["ruleset"] == english.json()["ruleset"]
+    assert anon.get(url, HTTP_ACCEPT_LANGUAGE="de").json() == english.json()
