@@ -17,10 +17,14 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from scoring import services
 from scoring.models import Game, Hand, HandRevision, MisplayDispute, Player, Team
+from scoring.wording import ruleset_lines
 from tarabish_site.api.errors import ApplicationError
+from tarabish_site.api.exceptions import refusal_said as said
 
 
 def _pretty(data: object) -> SafeString:
@@ -81,7 +85,7 @@ class HandInline(admin.TabularInline[Hand, Game]):
     )
     readonly_fields = fields
 
-    @admin.display(description="Entered")
+    @admin.display(description=gettext_lazy("Entered"))
     def entered(self, hand: Hand) -> SafeString:
         return _pretty(hand.entry)
 
@@ -156,16 +160,16 @@ class GameAdmin(_Styled, admin.ModelAdmin[Game]):
     fieldsets = (
         (None, {"fields": ("table", "scorekeepers", "created_by", "created_at")}),
         (
-            "Teams and seats",
+            gettext_lazy("Teams and seats"),
             {"fields": (("team_a", "team_b"), ("seat_0", "seat_1"), ("seat_2", "seat_3"))},
         ),
-        ("Rules", {"fields": ("ruleset_preset", "ruleset_in_words")}),
+        (gettext_lazy("Rules"), {"fields": ("ruleset_preset", "ruleset_in_words")}),
         (
-            "First dealer",
+            gettext_lazy("First dealer"),
             {"fields": ("first_dealer", "first_dealer_method", "first_dealer_flips")},
         ),
         (
-            "Result (from the engine)",
+            gettext_lazy("Result (from the engine)"),
             {
                 "fields": (
                     ("status", "winner", "finished_at"),
@@ -187,17 +191,18 @@ class GameAdmin(_Styled, admin.ModelAdmin[Game]):
             return False
         return super().has_delete_permission(request, obj)
 
-    @admin.display(description="Ruleset")
+    @admin.display(description=gettext_lazy("Ruleset"))
     def ruleset_in_words(self, game: Game) -> SafeString:
         rows = [
-            format_html("<li><b>{}</b>: {}</li>", k, v) for k, v in game.engine_ruleset.describe()
+            format_html("<li><b>{}</b>: {}</li>", k, v)
+            for k, v in ruleset_lines(game.engine_ruleset)
         ]
         return format_html('<ul class="admin-rules">{}</ul>', SafeString("".join(rows)))
 
-    @admin.action(description="End the selected running games early (directors)")
+    @admin.action(description=gettext_lazy("End the selected running games early (directors)"))
     def end_early(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         if not services.user_can_direct(request.user):
-            self.message_user(request, "Only a director ends games early.", messages.ERROR)
+            self.message_user(request, _("Only a director ends games early."), messages.ERROR)
             return
         done = 0
         for game in queryset:
@@ -208,25 +213,27 @@ class GameAdmin(_Styled, admin.ModelAdmin[Game]):
                     reason=f"Ended early in the admin by {request.user.get_username()}",
                 )
             except ApplicationError as exc:
-                self.message_user(request, exc.message, messages.WARNING)
+                self.message_user(request, said(exc), messages.WARNING)
             else:
                 done += 1
-        self.message_user(request, f"Ended {done} game(s) early.", messages.SUCCESS)
+        ended = ngettext("Ended %(count)d game early.", "Ended %(count)d games early.", done)
+        self.message_user(request, ended % {"count": done}, messages.SUCCESS)
 
-    @admin.action(description="Reopen the selected finished games (directors)")
+    @admin.action(description=gettext_lazy("Reopen the selected finished games (directors)"))
     def reopen(self, request: HttpRequest, queryset: QuerySet[Game]) -> None:
         if not services.user_can_direct(request.user):
-            self.message_user(request, "Only a director reopens games.", messages.ERROR)
+            self.message_user(request, _("Only a director reopens games."), messages.ERROR)
             return
         done = 0
         for game in queryset:
             try:
                 services.game_reopen(game=game, by=request.user)  # type: ignore[arg-type]
             except ApplicationError as exc:
-                self.message_user(request, exc.message, messages.WARNING)
+                self.message_user(request, said(exc), messages.WARNING)
             else:
                 done += 1
-        self.message_user(request, f"Reopened {done} game(s).", messages.SUCCESS)
+        reopened = ngettext("Reopened %(count)d game.", "Reopened %(count)d games.", done)
+        self.message_user(request, reopened % {"count": done}, messages.SUCCESS)
 
 
 @admin.register(HandRevision)
@@ -294,10 +301,19 @@ class MisplayDisputeAdmin(_Styled, admin.ModelAdmin[MisplayDispute]):
         "version",
     )
     fieldsets = (
-        ("Accusation", {"fields": ("hand_link", ("called_by", "accused", "trick", "proof_card"))}),
-        ("Evidence", {"fields": ("evidence_shown",)}),
-        ("Engine verdict", {"fields": ("status", "reason", "verdict_shown", "adjudicated_at")}),
-        ("Director's ruling", {"fields": ("ruling", "ruling_note", "ruled_by", "ruled_at")}),
+        (
+            gettext_lazy("Accusation"),
+            {"fields": ("hand_link", ("called_by", "accused", "trick", "proof_card"))},
+        ),
+        (gettext_lazy("Evidence"), {"fields": ("evidence_shown",)}),
+        (
+            gettext_lazy("Engine verdict"),
+            {"fields": ("status", "reason", "verdict_shown", "adjudicated_at")},
+        ),
+        (
+            gettext_lazy("Director's ruling"),
+            {"fields": ("ruling", "ruling_note", "ruled_by", "ruled_at")},
+        ),
         (None, {"fields": ("created_by", "created_at", "version")}),
     )
 
@@ -311,16 +327,16 @@ class MisplayDisputeAdmin(_Styled, admin.ModelAdmin[MisplayDispute]):
             request, obj
         )
 
-    @admin.display(description="Hand", ordering="hand__game_id")
+    @admin.display(description=gettext_lazy("Hand"), ordering="hand__game_id")
     def hand_link(self, dispute: MisplayDispute) -> SafeString:
         url = reverse("admin:scoring_game_change", args=[dispute.hand.game_id])
         return format_html('<a href="{}">{}</a>', url, dispute.hand)
 
-    @admin.display(description="Evidence (trick record)")
+    @admin.display(description=gettext_lazy("Evidence (trick record)"))
     def evidence_shown(self, dispute: MisplayDispute) -> SafeString:
         return _pretty(dispute.evidence)
 
-    @admin.display(description="Verdict")
+    @admin.display(description=gettext_lazy("Verdict"))
     def verdict_shown(self, dispute: MisplayDispute) -> SafeString:
         return _pretty(dispute.verdict)
 
@@ -338,9 +354,9 @@ class MisplayDisputeAdmin(_Styled, admin.ModelAdmin[MisplayDispute]):
                 by=request.user,  # type: ignore[arg-type]
             )
         except ApplicationError as exc:
-            self.message_user(request, exc.message, messages.ERROR)
+            self.message_user(request, said(exc), messages.ERROR)
 
-    @admin.action(description="Uphold the engine's verdict")
+    @admin.action(description=gettext_lazy("Uphold the engine's verdict"))
     def uphold(self, request: HttpRequest, queryset: QuerySet[MisplayDispute]) -> None:
         for dispute in queryset:
             try:
@@ -350,12 +366,15 @@ class MisplayDisputeAdmin(_Styled, admin.ModelAdmin[MisplayDispute]):
                     by=request.user,  # type: ignore[arg-type]
                 )
             except ApplicationError as exc:
-                self.message_user(request, f"Dispute {dispute.pk}: {exc.message}", messages.WARNING)
+                refused = _("Dispute %(id)s: %(reason)s") % {"id": dispute.pk, "reason": said(exc)}
+                self.message_user(request, refused, messages.WARNING)
 
-    @admin.action(description="Judge again with the engine")
+    @admin.action(description=gettext_lazy("Judge again with the engine"))
     def adjudicate_again(self, request: HttpRequest, queryset: QuerySet[MisplayDispute]) -> None:
         for dispute in queryset:
             judged = services.dispute_adjudicate(dispute_id=dispute.pk, rerun=True)
-            self.message_user(
-                request, f"Dispute {judged.pk}: {judged.get_status_display()}", messages.INFO
-            )
+            judged_now = _("Dispute %(id)s: %(reason)s") % {
+                "id": judged.pk,
+                "reason": judged.get_status_display(),
+            }
+            self.message_user(request, judged_now, messages.INFO)

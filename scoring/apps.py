@@ -1,10 +1,12 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class ScoringConfig(AppConfig):
     """Games, hands and misplay disputes, scored by the rules engine in scoring.engine."""
 
     name = "scoring"
+    verbose_name = _("Scoring")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

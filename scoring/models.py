@@ -50,7 +50,7 @@ class Player(models.Model):
     """A person who plays; may be linked to a user account."""
 
     display_name = models.CharField(max_length=100)
-    community = models.CharField(max_length=100, blank=True, help_text="Home community")
+    community = models.CharField(max_length=100, blank=True, help_text=_("Home community"))
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         null=True,
@@ -134,11 +134,11 @@ class Game(models.Model):
     seat_1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     seat_2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
     seat_3 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    table = models.CharField(max_length=60, blank=True, help_text="Table label, e.g. 'Table 4'")
+    table = models.CharField(max_length=60, blank=True, help_text=_("Table label, e.g. 'Table 4'"))
     #: Anyone may follow a public game; a private one only its scorekeepers and directors.
     public = models.BooleanField(
         default=True,
-        help_text="Anyone may follow the game. Otherwise only its scorekeepers and directors.",
+        help_text=_("Anyone may follow the game. Otherwise only its scorekeepers and directors."),
     )
 
     #: A copy of the engine ruleset (``Ruleset.to_json()``); never changed under a running game.
@@ -160,7 +160,7 @@ class Game(models.Model):
     #: totals and winner were entered, not derived.
     totals_only = models.BooleanField(
         default=False,
-        help_text="Recorded by its final totals only, without hands (a game played on paper).",
+        help_text=_("Recorded by its final totals only, without hands (a game played on paper)."),
     )
 
     # Derived by the engine's game_progress from the hands; stored for cheap reads.

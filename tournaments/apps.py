@@ -1,10 +1,12 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class TournamentsConfig(AppConfig):
     """Tournaments, entries, stages, matches, standings and ratings."""
 
     name = "tournaments"
+    verbose_name = _("Tournaments")
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self) -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from scoring.wording import preset_choices
 from tournaments.models import POOLS_MAX, SWISS_ROUNDS_MAX
@@ -123,7 +124,11 @@ class QuickResultForm(forms.Form):
     away_points = forms.IntegerField(label=_("Away total"), min_value=0)
     winner = forms.ChoiceField(
         label=_("Who won"),
-        choices=[("", _("As the totals say")), ("home", _("Home")), ("away", _("Away"))],
+        choices=[
+            ("", _("As the totals say")),
+            ("home", pgettext_lazy("team", "Home")),
+            ("away", pgettext_lazy("team", "Away")),
+        ],
         required=False,
         help_text=_("Only when both teams went over the target and the caller's team won."),
     )

@@ -59,38 +59,43 @@ class Tournament(models.Model):
     ruleset_preset = models.CharField(
         max_length=60,
         blank=True,
-        help_text="Slug of the engine preset; empty for a custom ruleset.",
+        help_text=_("Slug of the engine preset; empty for a custom ruleset."),
     )
     ruleset = models.JSONField(
-        help_text="The full ruleset, copied to every game of the tournament."
+        help_text=_("The full ruleset, copied to every game of the tournament.")
     )
     match_format = models.CharField(
         max_length=10, choices=MatchFormat.choices, default=MatchFormat.BEST_OF
     )
     match_games = models.PositiveSmallIntegerField(
-        default=1, help_text="N: best of N games, or a fixed number of N games."
+        default=1, help_text=_("N: best of N games, or a fixed number of N games.")
     )
     status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
     public = models.BooleanField(default=True)
     substitutes_allowed = models.BooleanField(default=False)
     seed_by_rating = models.BooleanField(
-        default=False, help_text="At check-in, seed entries by the players' ratings."
+        default=False, help_text=_("At check-in, seed entries by the players' ratings.")
     )
     check_in_required = models.BooleanField(
         default=False,
-        help_text="Teams check in on the day; otherwise every registered team is checked in "
-        "and plays.",
+        help_text=_(
+            "Teams check in on the day; otherwise every registered team is checked in and plays."
+        ),
     )
     entry_cap = models.PositiveIntegerField(
         null=True,
         blank=True,
-        help_text="The most teams that play: teams registered beyond it wait, and are "
-        "promoted in order of registration when a place frees. Empty: no cap.",
+        help_text=_(
+            "The most teams that play: teams registered beyond it wait, and are "
+            "promoted in order of registration when a place frees. Empty: no cap."
+        ),
     )
     quick_results_by_scorekeepers = models.BooleanField(
         default=False,
-        help_text="The scorekeeper of a match's table may record a game played on paper by its "
-        "final totals (directors always may).",
+        help_text=_(
+            "The scorekeeper of a match's table may record a game played on paper by its "
+            "final totals (directors always may)."
+        ),
     )
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -153,7 +158,7 @@ class Entry(models.Model):
 
     class Meta:
         ordering = ["tournament_id", "seed", "id"]
-        verbose_name_plural = "entries"
+        verbose_name_plural = _("entries")
         constraints = [
             models.UniqueConstraint(
                 fields=["tournament", "team"],
@@ -220,15 +225,15 @@ class Stage(models.Model):
     kind = models.CharField(max_length=12, choices=Kind.choices)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
     pool_count = models.PositiveSmallIntegerField(default=1)
-    legs = models.PositiveSmallIntegerField(default=1, help_text="2 for a double round robin.")
+    legs = models.PositiveSmallIntegerField(default=1, help_text=_("2 for a double round robin."))
     swiss_rounds = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Empty: ceil(log2 of the number of entries)."
+        null=True, blank=True, help_text=_("Empty: ceil(log2 of the number of entries).")
     )
     swiss_pairing = models.CharField(
         max_length=12,
         choices=SwissPairing.choices,
         default=SwissPairing.DUTCH,
-        help_text="How a Swiss stage pairs each round.",
+        help_text=_("How a Swiss stage pairs each round."),
     )
     third_place = models.BooleanField(default=False)
     grand_final = models.CharField(
@@ -237,18 +242,20 @@ class Stage(models.Model):
     qualifiers_per_pool = models.PositiveSmallIntegerField(
         null=True,
         blank=True,
-        help_text="How many entries of each pool of the previous stage play this stage; "
-        "empty for every active entry.",
+        help_text=_(
+            "How many entries of each pool of the previous stage play this stage; "
+            "empty for every active entry."
+        ),
     )
     tiebreakers = models.JSONField(default=list, blank=True)
     match_format = models.CharField(
         max_length=10,
         choices=Tournament.MatchFormat.choices,
         blank=True,
-        help_text="Empty: the tournament's match format.",
+        help_text=_("Empty: the tournament's match format."),
     )
     match_games = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text="Empty: the tournament's number of games."
+        null=True, blank=True, help_text=_("Empty: the tournament's number of games.")
     )
     standings_dirty = models.BooleanField(default=False)
     standings_computed_at = models.DateTimeField(null=True, blank=True)
@@ -354,7 +361,7 @@ class StageEntry(models.Model):
 
     class Meta:
         ordering = ["stage_id", "seed"]
-        verbose_name_plural = "stage entries"
+        verbose_name_plural = _("stage entries")
         constraints = [
             models.UniqueConstraint(
                 fields=["stage", "entry"],
@@ -413,8 +420,8 @@ class Match(models.Model):
     pool = models.ForeignKey(
         Pool, on_delete=models.CASCADE, related_name="matches", null=True, blank=True
     )
-    number = models.PositiveIntegerField(help_text="Board number within the round.")
-    key = models.CharField(max_length=12, blank=True, help_text="Bracket key, e.g. W1-3, L2-1.")
+    number = models.PositiveIntegerField(help_text=_("Board number within the round."))
+    key = models.CharField(max_length=12, blank=True, help_text=_("Bracket key, e.g. W1-3, L2-1."))
     home = models.ForeignKey(
         Entry, on_delete=models.PROTECT, related_name="home_matches", null=True, blank=True
     )
@@ -427,7 +434,7 @@ class Match(models.Model):
         null=True,
         blank=True,
         editable=False,
-        help_text=(
+        help_text=_(
             "Bracket matches this one's winner and loser go to, as written when the stage "
             "started: a result moves its entries on without reading the whole bracket. "
             "Empty: not written (the whole bracket is placed again)."
@@ -451,7 +458,7 @@ class Match(models.Model):
     held_reason = models.CharField(
         max_length=400,
         blank=True,
-        help_text="Why a changed result waits for a director (later matches already played).",
+        help_text=_("Why a changed result waits for a director (later matches already played)."),
     )
     version = models.PositiveIntegerField(default=1)
     started_at = models.DateTimeField(null=True, blank=True)
@@ -459,7 +466,7 @@ class Match(models.Model):
 
     class Meta:
         ordering = ["stage_id", "round_id", "number"]
-        verbose_name_plural = "matches"
+        verbose_name_plural = _("matches")
         constraints = [
             models.UniqueConstraint(
                 fields=["stage", "key"],
@@ -515,7 +522,7 @@ class MatchGame(models.Model):
     game = models.OneToOneField("scoring.Game", on_delete=models.PROTECT, related_name="match_link")
     number = models.PositiveSmallIntegerField()
     discarded = models.BooleanField(
-        default=False, help_text="Kept for history, not counted (a result reset by a director)."
+        default=False, help_text=_("Kept for history, not counted (a result reset by a director).")
     )
     discarded_reason = models.CharField(max_length=300, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -632,7 +639,7 @@ class RatingChange(models.Model):
         max_length=4,
         choices=[("win", "Win"), ("draw", "Draw"), ("loss", "Loss")],
         blank=True,
-        help_text="The player's result as rated; a match whose result changes is re-rated.",
+        help_text=_("The player's result as rated; a match whose result changes is re-rated."),
     )
     created_at = models.DateTimeField(auto_now_add=True)
 

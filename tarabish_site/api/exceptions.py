@@ -38,6 +38,13 @@ def error_body(
     return {"message": message, "code": code, "fields": fields or {}}
 
 
+def refusal_said(exc: ApplicationError) -> str:
+    """A service's refusal for a person reading a page (the admin's messages): its English
+    words with the particulars, or in another language its code's wording, as the API says
+    it."""
+    return str(error_body(exc.message, exc.code)["message"])
+
+
 def _in_english() -> bool:
     return (get_language() or settings.LANGUAGE_CODE).split("-")[0] == "en"
 

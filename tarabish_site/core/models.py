@@ -4,6 +4,7 @@ from django.conf import settings
 from django.core.serializers.json import DjangoJSONEncoder
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 from knox.models import AbstractAuthToken, AuthTokenManager
 
 
@@ -44,7 +45,7 @@ class IdempotencyRecord(models.Model):
     method = models.CharField(max_length=10)
     path = models.CharField(max_length=2048)
     fingerprint = models.CharField(
-        max_length=64, help_text="SHA-256 of the request body as canonical JSON."
+        max_length=64, help_text=_("SHA-256 of the request body as canonical JSON.")
     )
     status_code = models.PositiveSmallIntegerField()
     response_body = models.JSONField(encoder=DjangoJSONEncoder, null=True, blank=True)

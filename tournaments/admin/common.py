@@ -9,9 +9,14 @@ from django import forms
 from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.functional import Promise, lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from scoring.engine import PRESET_NAMES, PRESETS
+from scoring.engine import PRESETS
+from scoring.wording import preset_name
 from tarabish_site.api.errors import ApplicationError
+from tarabish_site.api.exceptions import refusal_said
 from tournaments.algorithms.standings import DEFAULT_TIEBREAKERS, SWISS_TIEBREAKERS, TIEBREAKERS
 
 
@@ -20,7 +25,7 @@ def _run(
     request: HttpRequest,
     queryset: QuerySet[Any],
     step: Callable[[Any], object],
-    done: str,
+    done: str | Promise,
 ) -> None:
     """Run ``step`` for each selected row; report successes and each refusal in words."""
     count = 0
@@ -28,21 +33,25 @@ def _run(
         try:
             step(obj)
         except ApplicationError as exc:
-            modeladmin.message_user(request, f"{obj}: {exc.message}", messages.ERROR)
+            refused = _("%(row)s: %(reason)s") % {"row": obj, "reason": refusal_said(exc)}
+            modeladmin.message_user(request, refused, messages.ERROR)
         else:
             count += 1
     if count:
-        modeladmin.message_user(request, f"{done}: {count}.", messages.SUCCESS)
+        said = _("%(done)s: %(count)s.") % {"done": done, "count": count}
+        modeladmin.message_user(request, said, messages.SUCCESS)
 
 
 def _add_errors(form: forms.ModelForm[Any], exc: ApplicationError) -> None:
     """Show a service's refusal on the add form, on the fields it names."""
+    said = refusal_said(exc)
+    in_its_words = said == exc.message  # in English: the reasons name the particulars
     names = [name for name in exc.fields if name in form.fields]
     for name in names:
-        for reason in exc.fields[name]:
+        for reason in exc.fields[name] if in_its_words else [said]:
             form.add_error(name, reason)
     if not names:
-        form.add_error(None, exc.message)
+        form.add_error(None, said)
 
 
 class AddsThroughService:
@@ -70,26 +79,41 @@ class AddsThroughService:
         return super().get_fieldsets(request, obj)  # type: ignore[misc]
 
 
-RULESET_HELP = (
+RULESET_HELP = gettext_lazy(
     "The rules every game of the tournament is played by, one of the engine's presets. "
     "A custom ruleset is set through the API."
 )
 
 
-CUSTOM_RULESET = ("", "Custom ruleset (as set through the API; kept as it is)")
+CUSTOM_RULESET = ("", gettext_lazy("Custom ruleset (as set through the API; kept as it is)"))
 
 
 def ruleset_preset_field(*, custom: bool = False) -> forms.ChoiceField:
     """The engine's presets to choose from, by name (and the custom ruleset a tournament
     already has, kept as it is)."""
-    choices = [(slug, PRESET_NAMES.get(slug, slug)) for slug in PRESETS]
+    choices = [(slug, preset_name(slug)) for slug in PRESETS]
     return forms.ChoiceField(
-        label="Ruleset",
+        label=_("Ruleset"),
         choices=[CUSTOM_RULESET, *choices] if custom else choices,
         initial="cape-breton-standard",
         help_text=RULESET_HELP,
         required=not custom,
     )
+
+
+def _tiebreakers_in_words() -> str:
+    return _(
+        "The order that breaks ties in the table, first to last, separated by commas. "
+        "Names: %(names)s. Empty: the usual order for the stage's kind (%(usual)s; "
+        "Swiss: %(swiss)s)."
+    ) % {
+        "names": ", ".join(TIEBREAKERS),
+        "usual": ", ".join(DEFAULT_TIEBREAKERS),
+        "swiss": ", ".join(SWISS_TIEBREAKERS),
+    }
+
+
+_tiebreakers_help = lazy(_tiebreakers_in_words, str)
 
 
 class TiebreakersField(forms.CharField):
@@ -101,11 +125,7 @@ class TiebreakersField(forms.CharField):
         kwargs.pop("decoder", None)
         kwargs.pop("max_length", None)
         kwargs["required"] = False
-        kwargs["help_text"] = (
-            "The order that breaks ties in the table, first to last, separated by commas. "
-            f"Names: {', '.join(TIEBREAKERS)}. Empty: the usual order for the stage's kind "
-            f"({', '.join(DEFAULT_TIEBREAKERS)}; Swiss: {', '.join(SWISS_TIEBREAKERS)})."
-        )
+        kwargs["help_text"] = _tiebreakers_help()  # said in the language of each page
         super().__init__(**kwargs)
 
     def prepare_value(self, value: Any) -> Any:
@@ -124,12 +144,14 @@ class TiebreakersField(forms.CharField):
             key = "_".join(name.strip().lower().replace("-", " ").split())
             if key not in TIEBREAKERS:
                 raise forms.ValidationError(
-                    f'"{name.strip()}" is not a tie-breaker; the names are '
-                    f"{', '.join(TIEBREAKERS)}.",
+                    _('"%(name)s" is not a tie-breaker; the names are %(names)s.')
+                    % {"name": name.strip(), "names": ", ".join(TIEBREAKERS)},
                     code="invalid",
                 )
             if key in names:
-                raise forms.ValidationError(f'"{name.strip()}" is listed twice.', code="invalid")
+                raise forms.ValidationError(
+                    _('"%(name)s" is listed twice.') % {"name": name.strip()}, code="invalid"
+                )
             names.append(key)
         return names
 
@@ -143,7 +165,7 @@ def _typed_names(text: str) -> list[str]:
             value = None
         if not isinstance(value, list) or not all(isinstance(n, str) for n in value):
             raise forms.ValidationError(
-                "Give the tie-breaker names separated by commas.", code="invalid"
+                _("Give the tie-breaker names separated by commas."), code="invalid"
             )
         return value
     return [name for name in text.split(",") if name.strip()]

@@ -6,6 +6,8 @@ from django import forms
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from tarabish_site.api.errors import ApplicationError
 from tournaments import services
@@ -85,7 +87,7 @@ class EntryAdmin(AddsThroughService, admin.ModelAdmin[Entry]):
         obj.refresh_from_db()
 
     def _check(
-        self, request: HttpRequest, queryset: QuerySet[Entry], value: bool, done: str
+        self, request: HttpRequest, queryset: QuerySet[Entry], value: bool, done: str | Promise
     ) -> None:
         _run(
             self,
@@ -95,25 +97,25 @@ class EntryAdmin(AddsThroughService, admin.ModelAdmin[Entry]):
             done,
         )
 
-    @admin.action(description="Check in")
+    @admin.action(description=_("Check in"))
     def check_in(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
-        self._check(request, queryset, True, "Checked in")
+        self._check(request, queryset, True, _("Checked in"))
 
-    @admin.action(description="Undo check-in")
+    @admin.action(description=_("Undo check-in"))
     def check_out(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
-        self._check(request, queryset, False, "Check-in undone")
+        self._check(request, queryset, False, _("Check-in undone"))
 
-    @admin.action(description="Withdraw: forfeit remaining matches")
+    @admin.action(description=_("Withdraw: forfeit remaining matches"))
     def withdraw_forfeit(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         _run(
             self,
             request,
             queryset,
             lambda e: services.entry_withdraw(entry_id=e.pk, actor=request.user),
-            "Withdrawn, matches forfeited",
+            _("Withdrawn, matches forfeited"),
         )
 
-    @admin.action(description="Withdraw: set remaining pool/Swiss matches aside")
+    @admin.action(description=_("Withdraw: set remaining pool/Swiss matches aside"))
     def withdraw_set_aside(self, request: HttpRequest, queryset: QuerySet[Entry]) -> None:
         _run(
             self,
@@ -122,5 +124,5 @@ class EntryAdmin(AddsThroughService, admin.ModelAdmin[Entry]):
             lambda e: services.entry_withdraw(
                 entry_id=e.pk, actor=request.user, forfeit_remaining=False
             ),
-            "Withdrawn, matches set aside",
+            _("Withdrawn, matches set aside"),
         )

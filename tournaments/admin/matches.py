@@ -5,6 +5,8 @@ from typing import Any
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tarabish_site.api.errors import Conflict
 from tournaments import services
@@ -21,11 +23,11 @@ class MatchGameInline(admin.TabularInline[MatchGame, Match]):
 
 
 class HeldFilter(admin.SimpleListFilter):
-    title = "waiting for a director"
+    title = _("waiting for a director")
     parameter_name = "held"
 
-    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, str]]:
-        return [("yes", "Held")]
+    def lookups(self, request: HttpRequest, model_admin: Any) -> list[tuple[str, Any]]:
+        return [("yes", _("Held"))]
 
     def queryset(self, request: HttpRequest, queryset: QuerySet[Any]) -> QuerySet[Any]:
         return queryset.exclude(held_reason="") if self.value() == "yes" else queryset
@@ -34,9 +36,14 @@ class HeldFilter(admin.SimpleListFilter):
 #: The forfeits that overturn a result decided by play (its games set aside) and re-open the
 #: later matches that result decided.
 OVERTURN_ACTIONS = {
-    side: f"Forfeit: the {side} team loses, overturning a result decided by play "
-    "(its games set aside, later matches it decided re-opened)"
-    for side in ("home", "away")
+    "home": _(
+        "Forfeit: the home team loses, overturning a result decided by play "
+        "(its games set aside, later matches it decided re-opened)"
+    ),
+    "away": _(
+        "Forfeit: the away team loses, overturning a result decided by play "
+        "(its games set aside, later matches it decided re-opened)"
+    ),
 }
 
 
@@ -87,29 +94,29 @@ class MatchAdmin(admin.ModelAdmin[Match]):
     def has_delete_permission(self, request: HttpRequest, obj: Match | None = None) -> bool:
         return False  # a bracket is the matches it was made with: one gone broke its pages
 
-    @admin.display(description="Round", ordering="round_id")
+    @admin.display(description=_("Round"), ordering="round_id")
     def round_name(self, obj: Match) -> str:
         """The stage and round (and bracket key): where the match stands in the day."""
         key = f" ({obj.key})" if obj.key else ""
         return f"{obj.stage.name}, {obj.round.name}{key}"
 
-    @admin.display(description="Home", ordering="home__team__name")
+    @admin.display(description=pgettext_lazy("team", "Home"), ordering="home__team__name")
     def home_name(self, obj: Match) -> str:
         return obj.home_name
 
-    @admin.display(description="Away", ordering="away__team__name")
+    @admin.display(description=pgettext_lazy("team", "Away"), ordering="away__team__name")
     def away_name(self, obj: Match) -> str:
         return obj.away_name
 
-    @admin.display(description="Winner", ordering="winner__team__name")
+    @admin.display(description=_("Winner"), ordering="winner__team__name")
     def winner_name(self, obj: Match) -> str:
         return obj.winner.team.name if obj.winner else ""
 
-    @admin.display(description="Tournament", ordering="stage__tournament__name")
+    @admin.display(description=_("Tournament"), ordering="stage__tournament__name")
     def tournament(self, obj: Match) -> str:
         return obj.stage.tournament.name
 
-    @admin.display(description="Games (points)")
+    @admin.display(description=_("Games (points)"))
     def score(self, obj: Match) -> str:
         return f"{obj.home_games}-{obj.away_games} ({obj.home_points}-{obj.away_points})"
 
@@ -134,16 +141,16 @@ class MatchAdmin(admin.ModelAdmin[Match]):
                 if exc.code != "decided_by_play":
                     raise
                 action = OVERTURN_ACTIONS[side]
-                hint = f'Here that is the action "{action}".'
+                hint = _('Here that is the action "%(action)s".') % {"action": action}
                 raise Conflict(f"{exc.message} {hint}", code=exc.code) from exc
 
         _run(self, request, queryset, step, "Matches awarded by forfeit")
 
-    @admin.action(description="Forfeit: the home team loses (a no-show, a team that left)")
+    @admin.action(description=_("Forfeit: the home team loses (a no-show, a team that left)"))
     def forfeit_home(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
         self._forfeit(request, queryset, "home")
 
-    @admin.action(description="Forfeit: the away team loses (a no-show, a team that left)")
+    @admin.action(description=_("Forfeit: the away team loses (a no-show, a team that left)"))
     def forfeit_away(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
         self._forfeit(request, queryset, "away")
 
@@ -155,7 +162,7 @@ class MatchAdmin(admin.ModelAdmin[Match]):
     def forfeit_away_reset(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
         self._forfeit(request, queryset, "away", overturn=True)
 
-    @admin.action(description="Confirm the held result change (re-opens later matches)")
+    @admin.action(description=_("Confirm the held result change (re-opens later matches)"))
     def confirm_reset(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
         _run(
             self,
@@ -164,25 +171,25 @@ class MatchAdmin(admin.ModelAdmin[Match]):
             lambda m: services.match_reset_confirm(
                 match_id=m.pk, actor=request.user, expected_version=m.version
             ),
-            "Results reset",
+            _("Results reset"),
         )
 
-    @admin.action(description="Keep the result as it stands (dismiss the hold)")
+    @admin.action(description=_("Keep the result as it stands (dismiss the hold)"))
     def clear_hold(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
         _run(
             self,
             request,
             queryset,
             lambda m: services.match_hold_clear(match_id=m.pk, actor=request.user),
-            "Holds dismissed",
+            _("Holds dismissed"),
         )
 
-    @admin.action(description="Recompute the result from the games")
+    @admin.action(description=_("Recompute the result from the games"))
     def sync_from_games(self, request: HttpRequest, queryset: QuerySet[Match]) -> None:
         _run(
             self,
             request,
             queryset,
             lambda m: services.match_sync(match_id=m.pk, actor=request.user),
-            "Results recomputed",
+            _("Results recomputed"),
         )

@@ -7,6 +7,7 @@ from django import forms
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
+from django.utils.translation import gettext_lazy as _
 
 from tarabish_site.api.errors import ApplicationError
 from tournaments import services
@@ -147,32 +148,32 @@ class StageAdmin(AddsThroughService, admin.ModelAdmin[Stage]):
         obj.pk = created.pk
         obj.refresh_from_db()
 
-    @admin.action(description="Start the stage")
+    @admin.action(description=_("Start the stage"))
     def start(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
         _run(
             self,
             request,
             queryset,
             lambda s: services.stage_start(stage_id=s.pk, actor=request.user),
-            "Stages started",
+            _("Stages started"),
         )
 
-    @admin.action(description="Pair the next Swiss round")
+    @admin.action(description=_("Pair the next Swiss round"))
     def pair_next_round(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
         _run(
             self,
             request,
             queryset,
             lambda s: services.swiss_round_pair(stage_id=s.pk, actor=request.user),
-            "Rounds paired",
+            _("Rounds paired"),
         )
 
-    @admin.action(description="Recompute the standings now")
+    @admin.action(description=_("Recompute the standings now"))
     def recompute_standings(self, request: HttpRequest, queryset: QuerySet[Stage]) -> None:
         _run(
             self,
             request,
             queryset,
             lambda s: services.standings_recompute(stage_id=s.pk, force=True),
-            "Standings recomputed",
+            _("Standings recomputed"),
         )

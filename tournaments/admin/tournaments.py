@@ -11,9 +11,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from scoring.engine import preset
 from tarabish_site.api.errors import ApplicationError
+from tarabish_site.api.exceptions import refusal_said
 from tournaments import services
 from tournaments.admin.common import AddsThroughService, _add_errors, _run, ruleset_preset_field
 from tournaments.models import Entry, Match, Stage, Tournament, TournamentEvent
@@ -66,7 +69,7 @@ class TournamentAddForm(forms.ModelForm[Tournament]):
         if self.errors:
             return data
         if not services.can_create_tournament(self.request.user):
-            self.add_error(None, "Only a director may create a tournament.")
+            self.add_error(None, _("Only a director may create a tournament."))
             return data
         try:
             services.tournament_create_check(
@@ -88,8 +91,8 @@ class EntriesImportForm(forms.Form):
     """The teams of a CSV, as the API's ``entries/import/`` takes them."""
 
     file = forms.FileField(
-        label="CSV file",
-        help_text=(
+        label=_("CSV file"),
+        help_text=_(
             "Columns team, player_one, player_two, community, seed (team, community and seed "
             "may be empty). All or nothing: one bad row and no team is registered."
         ),
@@ -100,7 +103,7 @@ class EntriesImportForm(forms.Form):
         try:
             return str(raw.decode("utf-8-sig"))
         except UnicodeDecodeError:
-            self.add_error("file", "The file is not text in UTF-8: save the sheet as CSV UTF-8.")
+            self.add_error("file", _("The file is not text in UTF-8: save the sheet as CSV UTF-8."))
             return ""
 
 
@@ -130,8 +133,8 @@ class TournamentEventInline(admin.TabularInline[TournamentEvent, Tournament]):
     extra = 0
     fields = ["kind", "reason", "by", "at"]
     readonly_fields = ["kind", "reason", "by", "at"]
-    verbose_name = "history"
-    verbose_name_plural = "history"
+    verbose_name = _("history")
+    verbose_name_plural = _("history")
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -220,20 +223,23 @@ class TournamentAdmin(AddsThroughService, admin.ModelAdmin[Tournament]):
                         tournament_id=tournament.pk, actor=request.user, text=text
                     )
                 except ApplicationError as exc:
-                    form.add_error("file", exc.message)
+                    form.add_error("file", refusal_said(exc))
                     for where, reasons in sorted(exc.fields.items()):
                         _rows, line, column = [*where.split("."), "", ""][:3]
-                        place = f"line {line}, {column}" if line.isdigit() else where
+                        place = (
+                            _("line %(line)s, %(column)s") % {"line": line, "column": column}
+                            if line.isdigit()
+                            else where
+                        )
                         for reason in reasons:
                             form.add_error("file", f"{place}: {reason}")
                 else:
-                    self.message_user(
-                        request, f"Teams registered: {len(report.created)}.", messages.SUCCESS
-                    )
+                    registered = _("Teams registered: %(count)s.") % {"count": len(report.created)}
+                    self.message_user(request, registered, messages.SUCCESS)
                     return redirect("admin:tournaments_tournament_change", tournament.pk)
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Import teams into {tournament}",
+            "title": _("Import teams into %(tournament)s") % {"tournament": tournament},
             "opts": self.model._meta,
             "original": tournament,
             "form": form,
@@ -299,49 +305,55 @@ class TournamentAdmin(AddsThroughService, admin.ModelAdmin[Tournament]):
             )
         )
 
-    @admin.display(description="Entries", ordering="n_active")
+    @admin.display(description=_("Entries"), ordering="n_active")
     def active_entries(self, obj: Any) -> int:
         return int(obj.n_active)
 
-    @admin.display(description="Checked in")
+    @admin.display(description=_("Checked in"))
     def checked_in(self, obj: Any) -> int:
         return int(obj.n_checked_in)
 
-    @admin.display(description="Ready")
+    @admin.display(description=_("Ready"))
     def matches_ready(self, obj: Any) -> int:
         return int(obj.n_ready)
 
-    @admin.display(description="Playing")
+    @admin.display(description=_("Playing"))
     def matches_playing(self, obj: Any) -> int:
         return int(obj.n_playing)
 
-    @admin.display(description="Complete")
+    @admin.display(description=_("Complete"))
     def matches_done(self, obj: Any) -> int:
         return int(obj.n_done)
 
     def _step(
-        self, request: HttpRequest, queryset: QuerySet[Tournament], service: Any, done: str
+        self,
+        request: HttpRequest,
+        queryset: QuerySet[Tournament],
+        service: Any,
+        done: str | Promise,
     ) -> None:
         _run(
             self, request, queryset, lambda t: service(tournament_id=t.pk, actor=request.user), done
         )
 
-    @admin.action(description="Open registration")
+    @admin.action(description=_("Open registration"))
     def open_registration(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        self._step(request, queryset, services.tournament_open_registration, "Registration opened")
+        self._step(
+            request, queryset, services.tournament_open_registration, _("Registration opened")
+        )
 
-    @admin.action(description="Open check-in")
+    @admin.action(description=_("Open check-in"))
     def open_check_in(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        self._step(request, queryset, services.tournament_open_check_in, "Check-in opened")
+        self._step(request, queryset, services.tournament_open_check_in, _("Check-in opened"))
 
-    @admin.action(description="Process check-in (no-shows inactive, seeds closed up)")
+    @admin.action(description=_("Process check-in (no-shows inactive, seeds closed up)"))
     def process_check_in(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        self._step(request, queryset, services.checkin_process, "Check-in processed")
+        self._step(request, queryset, services.checkin_process, _("Check-in processed"))
 
-    @admin.action(description="Advance to the next stage (pools to knockout)")
+    @admin.action(description=_("Advance to the next stage (pools to knockout)"))
     def advance(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        self._step(request, queryset, services.stage_advance, "Next stage started")
+        self._step(request, queryset, services.stage_advance, _("Next stage started"))
 
-    @admin.action(description="Finish and store final placements")
+    @admin.action(description=_("Finish and store final placements"))
     def finish(self, request: HttpRequest, queryset: QuerySet[Tournament]) -> None:
-        self._step(request, queryset, services.tournament_finish, "Tournaments finished")
+        self._step(request, queryset, services.tournament_finish, _("Tournaments finished"))
