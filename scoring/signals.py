@@ -6,6 +6,12 @@ reopened. It comes with ``sender=Game`` and ``game_id``; receivers reload what t
 that leaves the game running moves its score but changes no result, so it sends nothing: every
 hand of an evening would otherwise wake every receiver.
 
+A receiver of ``game_result_changed`` that hands the change to a task answers
+:data:`RESULT_TAKEN_LATER`: the change then stays recorded until that task took it in (see
+:func:`scoring.services.results.result_changes_taken_in`), so a message lost on its way (the broker
+died with it in its queue) is sent again by the periodic task. Any other answer means the receiver
+is done with it.
+
 ``game_owner_page`` asks whether another app runs a game (a tournament match does), with
 ``sender=Game`` and ``game``. A receiver that runs it answers with the local path of its page,
 where the next game is started so that it counts; the score-pad then sends the scorekeeper there
@@ -45,6 +51,8 @@ change to the game (reopening it, correcting, undoing, ending it early, a disput
 from django.dispatch import Signal
 
 game_result_changed = Signal()
+#: What a receiver of ``game_result_changed`` answers when a task it sent takes the change in.
+RESULT_TAKEN_LATER = "result taken later"
 game_owner_page = Signal()
 game_owner_next = Signal()
 game_owner_warning = Signal()

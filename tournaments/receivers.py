@@ -5,6 +5,7 @@ from typing import Any
 from django.urls import reverse
 from django.utils.translation import gettext as _
 
+from scoring.signals import RESULT_TAKEN_LATER
 from tournaments.models import Match, Stage, Tournament
 from tournaments.selectors import (
     game_directed_by,
@@ -19,13 +20,17 @@ from tournaments.selectors import (
 from tournaments.tasks import match_sync_for_game
 
 
-def on_game_result_changed(sender: object, *, game_id: int, **kwargs: Any) -> None:
+def on_game_result_changed(sender: object, *, game_id: int, **kwargs: Any) -> str | None:
     """``scoring.signals.game_result_changed`` (sent after commit): update the game's match.
 
     Casual games belong to no match, so no task is sent for them: one indexed look-up costs far
-    less than a message to the broker."""
+    less than a message to the broker. For a match game, the answer keeps the change recorded
+    until the task has updated the match (it deletes it), so a message the broker accepted and
+    then lost is sent again by scoring's periodic delivery."""
     if game_is_in_a_match(game_id):
         match_sync_for_game.delay(game_id)
+        return RESULT_TAKEN_LATER
+    return None
 
 
 def match_page_of_game(sender: object, *, game: Any, **kwargs: Any) -> str | None:

@@ -62,6 +62,7 @@ from scoring.services.permissions import (
     user_can_see,
 )
 from scoring.services.players import player_create, player_named, team_create, team_find
+from scoring.services.results import result_changes_taken_in
 
 if TYPE_CHECKING:
     from scoring.services._common import AnyUser
@@ -102,6 +103,7 @@ __all__ = [
     "player_for_name",
     "player_named",
     "refuse_if_result_final",
+    "result_changes_taken_in",
     "result_final_why",
     "team_create",
     "team_find",

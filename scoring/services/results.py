@@ -2,17 +2,24 @@
 
 Every change to a result writes a :class:`~scoring.models.ResultChange` in its own transaction
 (:func:`result_changed`). Once the transaction commits, :data:`scoring.signals.game_result_changed`
-is sent; when every receiver took it (a tournament match game's receiver enqueues the match's
-update), the game's rows are deleted. A receiver that failed (the broker was unreachable, say)
-leaves them, and :func:`result_changes_deliver_pending`, run by a periodic task, sends the
-signal again for every game whose rows are older than a moment. Receivers are idempotent (they
-reload what they need), so a change delivered twice costs a look-up, and one never delivered
-cannot happen while the periodic task runs.
+is sent. A receiver that does its work there and then is done with it; one that hands it to a
+task (a tournament match game's receiver enqueues the match's update) answers
+:data:`~scoring.signals.RESULT_TAKEN_LATER`, and the rows stay until that task deletes them in
+the transaction of its own effect (:func:`result_changes_taken_in`). When no receiver hands it
+on, the game's rows are deleted at once. So a row goes only once what must follow the change
+has been done: a receiver that failed (the broker was unreachable) leaves it, and so does a
+message the broker accepted and then lost (it died with the message in its queue, or a worker
+died with it). :func:`result_changes_deliver_pending`, run by a periodic task, sends the signal
+again for every game whose rows are older than :data:`PENDING_AFTER_SECONDS`. Receivers and
+their tasks are idempotent (they reload what they need and recompute), so a change delivered
+twice costs a look-up, and one never delivered cannot happen while the periodic task runs.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import timedelta
 
 from django.db import transaction
@@ -23,9 +30,16 @@ from scoring.models import Game, ResultChange
 
 log = logging.getLogger(__name__)
 
-#: How old a change must be before the periodic task delivers it: younger ones are still
-#: being delivered by the commit that wrote them.
-PENDING_AFTER_SECONDS = 20
+#: How old a change must be before the periodic task sends it again. Younger ones are still
+#: on their way: their task is in the broker's queue or running. A task that takes a change in
+#: (``tournaments.tasks.match_sync_for_game``) is stopped at its ``time_limit`` of 60 s, so a
+#: row older than that whose task was taken at once is either deleted or its task is lost;
+#: waiting longer would add nothing but delay, and the broker's own redelivery of a task whose
+#: worker died (``CELERY_VISIBILITY_TIMEOUT``, 360 s) comes five minutes later still. A task
+#: that waited in a long queue, or is being retried, may run twice: it recomputes, so the
+#: second run changes nothing. With the periodic task every 30 s, a change whose message was
+#: lost is sent again within 90 s of its commit.
+PENDING_AFTER_SECONDS = 60
 #: The most games one run of the periodic task delivers (the next run takes the rest).
 DELIVER_BATCH = 500
 
@@ -44,9 +58,10 @@ def result_change_deliver_on_commit(game_id: int) -> None:
 
 
 def result_change_deliver(*, game_id: int) -> bool:
-    """Send ``game_result_changed`` for ``game_id``; when every receiver took it, delete the
-    game's changes recorded until now. Never raises: a receiver's failure is logged and the
-    changes stay for the periodic task. Returns whether it was delivered."""
+    """Send ``game_result_changed`` for ``game_id``. When every receiver took it and none
+    handed it to a task, delete the game's changes recorded until now; a task that was handed
+    it deletes them once done. Never raises: a receiver's failure is logged and the changes
+    stay for the periodic task. Returns whether every receiver took it."""
     started = timezone.now()
     answers = signals.game_result_changed.send_robust(sender=Game, game_id=game_id)
     failed = [(receiver, error) for receiver, error in answers if isinstance(error, Exception)]
@@ -59,11 +74,28 @@ def result_change_deliver(*, game_id: int) -> bool:
         )
     if failed:
         return False
+    if any(answer == signals.RESULT_TAKEN_LATER for _receiver, answer in answers):
+        return True  # its task deletes the rows in the transaction of its effect
     try:
         ResultChange.objects.filter(game_id=game_id, created_at__lte=started).delete()
     except Exception:  # the database went away: the periodic task delivers them again
         log.warning("delivered changes of game %s not deleted", game_id, exc_info=True)
     return True
+
+
+@contextmanager
+def result_changes_taken_in(game_id: int) -> Iterator[None]:
+    """Run the block in one transaction that, when the block succeeds, also deletes the
+    changes of ``game_id`` recorded before it started: for the task a receiver answering
+    :data:`~scoring.signals.RESULT_TAKEN_LATER` sent. The rows are read first, so a change
+    committed while the block runs (which the block may not have seen) stays for another
+    delivery; a block that raises deletes nothing. Idempotent: a second run finds no rows,
+    or only newer ones, which it takes in as well."""
+    with transaction.atomic():
+        recorded = list(ResultChange.objects.filter(game_id=game_id).values_list("pk", flat=True))
+        yield
+        if recorded:
+            ResultChange.objects.filter(pk__in=recorded).delete()
 
 
 def result_changes_deliver_pending(*, older_than: float = PENDING_AFTER_SECONDS) -> int:

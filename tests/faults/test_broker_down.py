@@ -1,25 +1,33 @@
-"""The broker is unreachable when a match game ends: the hand is stored, the result change is
-kept in the database with it, and once the broker is back the match and the standings
-converge without anyone acting (the periodic tasks stand in for celery beat)."""
+"""The broker is unreachable when a match game ends, or takes the match's update and loses it:
+the hand is stored, the result change is kept in the database with it until the update has
+run, and once the broker is back the match and the standings converge without anyone acting
+(the periodic tasks stand in for celery beat)."""
 
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import timedelta
 from unittest import mock
 
 import pytest
+from django.conf import settings
+from django.db import OperationalError as DatabaseError
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 from kombu.exceptions import OperationalError
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
 from scoring.models import Game, Hand, ResultChange
+from scoring.services.results import PENDING_AFTER_SECONDS
 from scoring.tasks import result_changes_deliver
+from tarabish_site.celery import app as celery_app
 from tests.helpers import wait_for
 from tests.tournaments.factories import add_stage, tournament_ready
 from tests.tournaments.helpers import ready_matches, win_game
 from tournaments.models import Match, Stage, Standing
 from tournaments.services import stage_start
-from tournaments.tasks import standings_recompute_all
+from tournaments.tasks import match_sync_for_game, standings_recompute_all
 
 
 @contextmanager
@@ -30,6 +38,14 @@ def broker_down() -> Iterator[mock.MagicMock]:
         yield sent
 
 
+@contextmanager
+def message_lost() -> Iterator[mock.MagicMock]:
+    """The broker takes every match update and loses it (it dies, with no persistence, while
+    the message waits in its queue): the send succeeds and no task runs."""
+    with mock.patch("tournaments.receivers.match_sync_for_game.delay") as sent:
+        yield sent
+
+
 def _match() -> Match:
     tournament = tournament_ready(4)
     stage = add_stage(tournament, "round_robin")
@@ -37,13 +53,138 @@ def _match() -> Match:
     return ready_matches(stage.pk)[0]
 
 
-def _as_if_older(seconds: int = 60) -> None:
+def _as_if_older(seconds: int = PENDING_AFTER_SECONDS + 1) -> None:
     """Let the recorded changes be as old as the periodic task looks for."""
     ResultChange.objects.update(created_at=timezone.now() - timedelta(seconds=seconds))
 
 
 def _home_standing(match: Match) -> Standing | None:
     return Standing.objects.filter(stage_id=match.stage_id, entry=match.home).first()
+
+
+def _converged(match: Match) -> bool:
+    """The match shows its one game won by home, the standings count it, nothing waits."""
+    match.refresh_from_db()
+    standing = _home_standing(match)
+    return (
+        (match.home_games, match.away_games) == (1, 0)
+        and standing is not None
+        and standing.game_wins == 1
+        and not ResultChange.objects.exists()
+    )
+
+
+def test_a_lost_message_is_sent_again_within_ninety_seconds_and_never_while_running() -> None:
+    """The stated bound: a change is sent again once older than the match update's time
+    limit (a task still running is not doubled for nothing), by the periodic task every
+    30 s, so within 90 s of its commit; and long before the broker would give back the
+    task of a dead worker."""
+    every = settings.CELERY_BEAT_SCHEDULE["scoring-result-changes-deliver"]["schedule"]
+    visibility = celery_app.conf.broker_transport_options["visibility_timeout"]
+    assert match_sync_for_game.time_limit is not None
+    assert match_sync_for_game.time_limit <= PENDING_AFTER_SECONDS
+    assert isinstance(every, float)
+    assert PENDING_AFTER_SECONDS + every <= 90 < visibility
+
+
+@pytest.mark.django_db
+def test_a_change_stays_recorded_until_its_task_has_run(
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
+    match = _match()
+    with message_lost() as sent, django_capture_on_commit_callbacks(execute=True):
+        game = win_game(match, "home")
+    sent.assert_called_once_with(game.pk)  # the broker took it
+    assert ResultChange.objects.filter(game=game).count() == 1  # and the row stayed
+    with django_capture_on_commit_callbacks(execute=True):
+        match_sync_for_game.delay(game.pk)  # the task runs: the match, then the row
+    assert _converged(match)
+
+
+@pytest.mark.django_db
+def test_a_message_the_broker_lost_is_sent_again_by_the_periodic_task(
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
+    match = _match()
+    with message_lost(), django_capture_on_commit_callbacks(execute=True):
+        win_game(match, "home")
+    with django_capture_on_commit_callbacks(execute=True):
+        result_changes_deliver.delay()  # too young: its task may still be queued or running
+    match.refresh_from_db()
+    assert match.home_games == 0
+    assert ResultChange.objects.count() == 1
+
+    _as_if_older()
+    with django_capture_on_commit_callbacks(execute=True):
+        result_changes_deliver.delay()
+    assert _converged(match)
+
+
+@pytest.mark.django_db
+def test_a_task_that_fails_leaves_the_change_recorded(
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
+    match = _match()
+    with message_lost(), django_capture_on_commit_callbacks(execute=True):
+        game = win_game(match, "home")
+    with (
+        mock.patch(
+            "tournaments.services.matches._match_sync_or_hold",
+            side_effect=DatabaseError("server closed the connection unexpectedly"),
+        ),
+        pytest.raises(DatabaseError),
+    ):
+        match_sync_for_game(game.pk)
+    assert ResultChange.objects.filter(game=game).count() == 1
+
+
+@pytest.mark.django_db
+def test_a_change_recorded_while_the_task_runs_stays_for_the_next_delivery(
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
+    from tournaments.services import matches
+
+    match = _match()
+    with message_lost(), django_capture_on_commit_callbacks(execute=True):
+        game = win_game(match, "home")
+    first = ResultChange.objects.get()
+    sync = matches._match_sync_or_hold
+    later: list[ResultChange] = []
+
+    def sync_while_a_change_commits(match_id: int) -> Match | None:
+        later.append(ResultChange.objects.create(game=game))  # say, a correction
+        return sync(match_id)
+
+    with (
+        mock.patch(
+            "tournaments.services.matches._match_sync_or_hold",
+            side_effect=sync_while_a_change_commits,
+        ),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
+        match_sync_for_game(game.pk)
+    assert list(ResultChange.objects.values_list("pk", flat=True)) == [later[0].pk]
+    assert first.pk != later[0].pk
+
+
+@pytest.mark.django_db
+def test_an_update_run_twice_changes_nothing_the_second_time(
+    django_capture_on_commit_callbacks: DjangoCaptureOnCommitCallbacks,
+) -> None:
+    match = _match()
+    with message_lost(), django_capture_on_commit_callbacks(execute=True):
+        game = win_game(match, "home")
+    with django_capture_on_commit_callbacks(execute=True):
+        match_sync_for_game.delay(game.pk)
+    assert _converged(match)
+    version = match.version
+    with CaptureQueriesContext(connection) as again, django_capture_on_commit_callbacks() as sent:
+        match_sync_for_game.delay(game.pk)  # the same message, delivered twice
+    written = [q["sql"] for q in again if q["sql"].split()[0] in {"INSERT", "UPDATE", "DELETE"}]
+    assert written == []
+    assert sent == []  # nothing to follow either: no standings, no ratings
+    assert _converged(match)
+    assert match.version == version
 
 
 @pytest.mark.django_db
@@ -131,3 +272,46 @@ def test_with_the_real_worker_a_result_lost_to_the_broker_converges(celery_worke
         )
 
     assert wait_for(standings_done, timeout=30), "the standings did not follow"
+
+
+@contextmanager
+def worker_not_taking(queue: str) -> Iterator[None]:
+    """The worker stops taking messages from ``queue`` (what is sent waits in the broker), and
+    takes them again after the block, whatever happens in it."""
+    stopped = celery_app.control.cancel_consumer(queue, reply=True, timeout=10)
+    assert stopped, "the worker did not answer"
+    time.sleep(2)  # a read already waiting on the queue (1 s at most) has ended
+    try:
+        yield
+    finally:
+        resumed = celery_app.control.add_consumer(queue, reply=True, timeout=10)
+        assert resumed, "the worker did not answer"
+
+
+@pytest.mark.services
+@pytest.mark.django_db(transaction=True)
+def test_with_the_real_worker_a_message_the_broker_lost_converges(celery_worker: str) -> None:
+    """The broker accepts the match's update and dies with it in its queue (its memory is
+    lost, as Redis' without persistence is): the row stays, and the periodic task sends it
+    again."""
+    match = _match()
+    with worker_not_taking(celery_worker):
+        game = win_game(match, "home")
+        assert celery_app.control.purge() == 1  # the one message sent, accepted and now lost
+    assert ResultChange.objects.filter(game=game).count() == 1
+    time.sleep(2)  # the worker takes messages again: there is none to take
+    match.refresh_from_db()
+    assert match.home_games == 0
+    assert ResultChange.objects.filter(game=game).count() == 1
+
+    # Beat sends the periodic task every 30 s; the change is older than it looks for.
+    _as_if_older()
+    result_changes_deliver.delay()
+
+    def settled() -> bool:
+        return (
+            _converged(match)
+            and not Stage.objects.filter(pk=match.stage_id, standings_dirty=True).exists()
+        )
+
+    assert wait_for(settled, timeout=30), "the match and the standings did not converge"

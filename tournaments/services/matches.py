@@ -634,11 +634,16 @@ def match_sync_for_game(*, game_id: int) -> Match | None:
     Scoring says so only when a game's result may have changed (a game that ended, was
     corrected, reopened, undone or ruled on), never for a hand that leaves a game running, so
     a game in progress here may be one that no longer counts as won: the match is recounted.
+
+    The game's recorded result changes (:class:`scoring.models.ResultChange`) are deleted in
+    the same transaction as the match's update, so they go only once it is done: a call lost
+    on its way is made again by scoring's periodic delivery. Running it twice changes nothing.
     """
-    link = MatchGame.objects.filter(game_id=game_id, discarded=False).values("match_id").first()
-    if link is None:
-        return None
-    return _match_sync_or_hold(link["match_id"])
+    with scoring_services.result_changes_taken_in(game_id):
+        link = MatchGame.objects.filter(game_id=game_id, discarded=False).values("match_id").first()
+        if link is None:
+            return None
+        return _match_sync_or_hold(link["match_id"])
 
 
 def _match_sync_or_hold(match_id: int) -> Match | None:
