@@ -29,7 +29,13 @@ from scoring.models import (
     Side,
     Team,
 )
-from tarabish_site.api.serializers import OnlyItsChanges, OnlyItsFields, WholeNumberField
+from tarabish_site.api.serializers import (
+    DocumentedKeys,
+    OnlyItsChanges,
+    OnlyItsFields,
+    WholeNumberField,
+    refuse_undocumented_keys,
+)
 
 if TYPE_CHECKING:
     from django.utils.functional import _StrPromise
@@ -405,7 +411,7 @@ _ENTRY_KIND_HELP = (
 )
 
 
-class RunShownSerializer(serializers.Serializer[Any]):
+class RunShownSerializer(DocumentedKeys):
     seat = SEAT
     kind = serializers.ChoiceField(choices=RUN_KIND_CHOICES)
     suit = serializers.ChoiceField(choices=TRUMP_CHOICES)
@@ -414,12 +420,19 @@ class RunShownSerializer(serializers.Serializer[Any]):
     )
 
 
-class MisplayCallSerializer(serializers.Serializer[Any]):
+class MisplayCallSerializer(DocumentedKeys):
     called_by = SEAT
     proven = serializers.BooleanField()
+    accused = serializers.IntegerField(
+        required=False,
+        allow_null=True,
+        min_value=0,
+        max_value=3,
+        help_text="The seat said to have misplayed (an opponent of the caller), if noted.",
+    )
 
 
-class RunCountSerializer(serializers.Serializer[Any]):
+class RunCountSerializer(DocumentedKeys):
     twenties = serializers.IntegerField(
         required=False, min_value=0, max_value=3, help_text="Twenties shown (default 0)."
     )
@@ -433,9 +446,13 @@ class CardPointsOfOneTeamSerializer(serializers.Serializer[Any]):
     points = serializers.IntegerField(help_text="That team's count; the other is derived.")
 
 
-class SummaryEntrySerializer(serializers.Serializer[Any]):
-    """A hand as a paper score-sheet holds it (documentation of the entry's keys; the engine
-    reads and checks them)."""
+#: Whose deal it is, sent as a check (the engine knows it and refuses another seat).
+_DEALER_HELP = "Optional check: the seat dealing this hand; the engine knows whose deal it is."
+
+
+class SummaryEntrySerializer(DocumentedKeys):
+    """A hand as a paper score-sheet holds it: the keys of its entry, and no other (the engine
+    reads and checks their values)."""
 
     entry_kind = serializers.ChoiceField(choices=["summary"], help_text=_ENTRY_KIND_HELP)
     number = serializers.IntegerField(
@@ -482,12 +499,13 @@ class SummaryEntrySerializer(serializers.Serializer[Any]):
         required=False, allow_null=True, min_value=0, max_value=3
     )
     dealer = serializers.IntegerField(
-        required=False, help_text="Optional check: the engine knows whose deal it is."
+        required=False, allow_null=True, min_value=0, max_value=3, help_text=_DEALER_HELP
     )
 
 
-class TricksEntrySerializer(serializers.Serializer[Any]):
-    """A hand as the full record of its nine tricks (documentation of the entry's keys)."""
+class TricksEntrySerializer(DocumentedKeys):
+    """A hand as the full record of its nine tricks: the keys of its entry, and no other (the
+    engine reads and checks their values)."""
 
     entry_kind = serializers.ChoiceField(choices=["tricks"], help_text=_ENTRY_KIND_HELP)
     number = serializers.IntegerField(required=False, min_value=1)
@@ -509,6 +527,36 @@ class TricksEntrySerializer(serializers.Serializer[Any]):
         required=False, allow_null=True, min_value=0, max_value=3
     )
     misplay = MisplayCallSerializer(required=False, allow_null=True)
+    dealer = serializers.IntegerField(
+        required=False, allow_null=True, min_value=0, max_value=3, help_text=_DEALER_HELP
+    )
+    leaders = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=3),
+        required=False,
+        allow_null=True,
+        help_text="Optional check: the seat that led each trick, in order. The engine derives "
+        "them (the player left of the dealer leads the first trick, the winner of each trick "
+        "the next) and refuses any other.",
+    )
+
+
+#: A hand's entry in each way of entering it, and the keys of each (what the engine reads).
+ENTRY_SHAPES: dict[str, type[serializers.Serializer[Any]]] = {
+    "summary": SummaryEntrySerializer,
+    "tricks": TricksEntrySerializer,
+}
+#: The object form of ``card_points`` (one team's count).
+_ENTRY_OBJECTS = {"card_points": frozenset({"team", "points"})}
+
+
+def refuse_keys_of_no_entry(data: Any, entry_kind: str, *, correction: bool = False) -> None:
+    """Refuse (400 ``unknown_field``, naming each) a key of a hand's body that no entry of
+    ``entry_kind`` documents, at any depth (``misplay.by``, ``runs.0.colour``): what the
+    schema declares, the API takes, and nothing else."""
+    shapes = CORRECTION_SHAPES if correction else ENTRY_SHAPES
+    shape = shapes.get(entry_kind)
+    if shape is not None:
+        refuse_undocumented_keys(data, shape, _ENTRY_OBJECTS)
 
 
 _NOT_AN_ENTRY_KIND = '"{input}" is not a way to enter a hand: give "summary" or "tricks"'
@@ -577,6 +625,12 @@ class TricksCorrectionSerializer(HandCorrectEnvelopeSerializer, TricksEntrySeria
     reason for the change."""
 
     number = None  # type: ignore[assignment]
+
+
+CORRECTION_SHAPES: dict[str, type[serializers.Serializer[Any]]] = {
+    "summary": SummaryCorrectionSerializer,
+    "tricks": TricksCorrectionSerializer,
+}
 
 
 class HandSerializer(serializers.Serializer[Hand]):

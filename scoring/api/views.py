@@ -50,6 +50,7 @@ from scoring.api.serializers import (
     TricksCorrectionSerializer,
     TricksEntrySerializer,
     hand_with_game,
+    refuse_keys_of_no_entry,
 )
 from scoring.engine import RulesetError
 from scoring.models import Game, Hand, MisplayDispute
@@ -500,6 +501,7 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
             _check_visible(request, read, self)
 
         envelope = HandEnvelopeSerializer.validated(request.data)
+        refuse_keys_of_no_entry(request.data, envelope["entry_kind"])
         answers: list[Response] = []
 
         def answer(hand: Hand, game: Game) -> Response:
@@ -548,6 +550,7 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
     def preview(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         game = self._game_for_write(request)
         envelope = HandEnvelopeSerializer.validated(request.data)
+        refuse_keys_of_no_entry(request.data, envelope["entry_kind"])
         hand = services.hand_preview(
             game=game,
             entry_kind=envelope["entry_kind"],
@@ -598,8 +601,11 @@ class HandViewSet(mixins.ListModelMixin, JsonApiViewSet):
         version = expected_version(request)
         envelope = HandCorrectEnvelopeSerializer(data=request.data)
         envelope.is_valid(raise_exception=True)
+        hand = self._hand(number)
+        entry_kind = envelope.validated_data.get("entry_kind")
+        refuse_keys_of_no_entry(request.data, entry_kind or hand.entry_kind, correction=True)
         hand = services.hand_correct(
-            hand=self._hand(number),
+            hand=hand,
             entry=_entry(request.data, CORRECTION_ENVELOPE_KEYS),
             reason=envelope.validated_data["reason"],
             by=_by(request),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 from typing import Any
 
 from scoring.engine.cards import SEATS, Card, Suit, parse_card, parse_suit
@@ -15,7 +15,7 @@ def obj(data: Any, what: str, field: str | None = None) -> Mapping[str, Any]:
     return data
 
 
-def no_extra(data: Mapping[str, Any], known: set[str], prefix: str = "") -> None:
+def no_extra(data: Mapping[str, Any], known: Set[str], prefix: str = "") -> None:
     for key in data:
         if key not in known:
             raise InvalidEntry(

@@ -36,7 +36,29 @@ from scoring.engine.ruleset import Ruleset
 from scoring.engine.runs import RunKind, RunShown, check_claims, validate_runs_shown
 from scoring.engine.scoring import HandResult, settle
 
-__all__ = ["Compiled", "TrickRecord", "score_tricks", "trick_leaders", "trick_winner"]
+__all__ = [
+    "RECORD_KEYS",
+    "Compiled",
+    "TrickRecord",
+    "score_tricks",
+    "trick_leaders",
+    "trick_winner",
+]
+
+#: The keys of a trick record as :meth:`TrickRecord.from_json` reads it; any other is refused.
+RECORD_KEYS = frozenset(
+    {
+        "dealer",
+        "caller",
+        "trump",
+        "tricks",
+        "hands",
+        "runs",
+        "bella_seat",
+        "thrown_in_by",
+        "leaders",
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,20 +101,7 @@ class TrickRecord:
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> TrickRecord:
         d = _parse.obj(data, "a trick record")
-        _parse.no_extra(
-            d,
-            {
-                "dealer",
-                "caller",
-                "trump",
-                "tricks",
-                "hands",
-                "runs",
-                "bella_seat",
-                "thrown_in_by",
-                "leaders",
-            },
-        )
+        _parse.no_extra(d, RECORD_KEYS)
         tricks = d.get("tricks") or []
         if not isinstance(tricks, list | tuple):
             raise InvalidEntry("tricks must be a list of tricks", code="bad_json", field="tricks")

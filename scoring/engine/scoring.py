@@ -53,6 +53,7 @@ from scoring.engine.runs import (
 )
 
 __all__ = [
+    "SUMMARY_KEYS",
     "HandResult",
     "HandSummary",
     "MisplayCall",
@@ -271,6 +272,24 @@ class MisplayCall:
             )
 
 
+#: The keys of a score-sheet line as :meth:`HandSummary.from_json` reads it; any other is
+#: refused.
+SUMMARY_KEYS = frozenset(
+    {
+        "dealer",
+        "caller",
+        "trump",
+        "card_points",
+        "runs",
+        "run_points",
+        "run_counts",
+        "bella_seat",
+        "misplay",
+        "thrown_in_by",
+    }
+)
+
+
 @dataclass(frozen=True, slots=True)
 class HandSummary:
     """One line of a paper score-sheet.
@@ -322,21 +341,7 @@ class HandSummary:
         scoring.engine.errors.InvalidEntry: 'X' is not a suit: use C, D, H or S
         """
         d = _parse.obj(data, "a hand summary")
-        _parse.no_extra(
-            d,
-            {
-                "dealer",
-                "caller",
-                "trump",
-                "card_points",
-                "runs",
-                "run_points",
-                "run_counts",
-                "bella_seat",
-                "misplay",
-                "thrown_in_by",
-            },
-        )
+        _parse.no_extra(d, SUMMARY_KEYS)
         runs_data = d.get("runs") or []
         if not isinstance(runs_data, list | tuple):
             raise InvalidEntry("runs must be a list", code="bad_json", field="runs")

@@ -42,7 +42,8 @@ def _team_number(value: object) -> int:
 
 def _with_dealer(data: dict[str, Any], dealer: int, number: int) -> dict[str, Any]:
     given = data.get("dealer")
-    if given is not None and given != dealer:
+    # ``true`` equals 1 in Python: a seat is a whole number, never a boolean.
+    if given is not None and (isinstance(given, bool) or given != dealer):
         raise InvalidEntry(
             f"hand {number} is dealt by seat {dealer}, not seat {given!r}",
             code="wrong_dealer",

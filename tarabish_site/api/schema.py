@@ -328,9 +328,9 @@ def lib_doc_excludes() -> list[type]:
     of its own gets no description rather than a mixin's."""
     from drf_spectacular.plumbing import get_lib_doc_excludes
 
-    from tarabish_site.api.serializers import OnlyItsChanges, OnlyItsFields
+    from tarabish_site.api.serializers import DocumentedKeys, OnlyItsChanges, OnlyItsFields
 
-    return [*get_lib_doc_excludes(), OnlyItsFields, OnlyItsChanges]  # type: ignore[no-untyped-call]
+    return [*get_lib_doc_excludes(), OnlyItsFields, OnlyItsChanges, DocumentedKeys]  # type: ignore[no-untyped-call]
 
 
 def _subclasses(cls: type) -> set[type]:
@@ -346,12 +346,14 @@ def _subclasses(cls: type) -> set[type]:
 
 def refuse_unknown_keys_hook(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
     """``additionalProperties: false`` on each request body that refuses keys it does not know
-    (:class:`~tarabish_site.api.serializers.OnlyItsFields`), so that clients and tests built
-    from the schema know an extra key is an error (a postprocessing hook)."""
-    from tarabish_site.api.serializers import OnlyItsFields
+    (:class:`~tarabish_site.api.serializers.OnlyItsFields`, and the bodies and parts of bodies
+    whose views check their keys, :class:`~tarabish_site.api.serializers.DocumentedKeys`), so
+    that clients and tests built from the schema know an extra key is an error (a
+    postprocessing hook)."""
+    from tarabish_site.api.serializers import DocumentedKeys, OnlyItsFields
 
     components = result.get("components", {}).get("schemas", {})
-    for cls in _subclasses(OnlyItsFields):
+    for cls in _subclasses(OnlyItsFields) | _subclasses(DocumentedKeys):
         base = cls.__name__.removesuffix("Serializer")
         for name in (f"{base}Request", f"Patched{base}Request"):
             component = components.get(name)

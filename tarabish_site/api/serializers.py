@@ -1,6 +1,8 @@
 """Serializer pieces shared by the API's apps."""
 
+import functools
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from rest_framework import serializers
@@ -22,6 +24,76 @@ def refuse_unknown_keys(
         message = "; ".join(f'"{name}" {reason}' for name in unknown)
         raise ValidationFailed(
             message, code="unknown_field", fields={name: [reason] for name in unknown}
+        )
+
+
+class DocumentedKeys(serializers.Serializer[Any]):
+    """A body, or an object inside one, whose view reads it itself (a hand's entry goes to the
+    engine as sent) and refuses every key its fields do not document
+    (:func:`refuse_undocumented_keys`): the schema says ``additionalProperties: false``."""
+
+
+#: A shape's writable keys, and for each key holding objects of a shape of their own: whether
+#: it holds a list of them, and their keys in turn.
+KeyTree = tuple[frozenset[str], dict[str, tuple[bool, "KeyTree"]]]
+
+
+@functools.cache
+def _key_tree(shape: type[serializers.Serializer[Any]]) -> KeyTree:
+    fields = shape().fields
+    keys = frozenset(name for name, field in fields.items() if not field.read_only)
+    nested: dict[str, tuple[bool, KeyTree]] = {}
+    for name, field in fields.items():
+        if isinstance(field, serializers.ListSerializer):
+            if isinstance(field.child, serializers.Serializer):
+                nested[name] = (True, _key_tree(type(field.child)))
+        elif isinstance(field, serializers.Serializer):
+            nested[name] = (False, _key_tree(type(field)))
+    return keys, nested
+
+
+def _undocumented(data: Mapping[Any, Any], tree: KeyTree, prefix: str, found: list[str]) -> None:
+    keys, nested = tree
+    for key, value in data.items():
+        if key not in keys:
+            found.append(f"{prefix}{key}")
+            continue
+        inner = nested.get(key)
+        if inner is None:
+            continue
+        many, shape = inner
+        if not many:
+            if isinstance(value, Mapping):
+                _undocumented(value, shape, f"{prefix}{key}.", found)
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                if isinstance(item, Mapping):
+                    _undocumented(item, shape, f"{prefix}{key}.{index}.", found)
+
+
+def refuse_undocumented_keys(
+    data: Any,
+    shape: type[serializers.Serializer[Any]],
+    objects: Mapping[str, frozenset[str]] | None = None,
+) -> None:
+    """Refuse (400 ``unknown_field``, naming each by its path: ``misplay.by``,
+    ``runs.0.colour``) the keys of ``data`` that ``shape`` does not document, in the objects its
+    nested serializers describe too, and in the objects held by the keys ``objects`` names (a
+    JSON field whose object form has those keys). Type and value are not checked here: whoever
+    reads the body does that. Only objects are looked into; anything else is left to them."""
+    if not isinstance(data, Mapping):
+        return
+    found: list[str] = []
+    _undocumented(data, _key_tree(shape), "", found)
+    for key, known in (objects or {}).items():
+        value = data.get(key)
+        if isinstance(value, Mapping):
+            found.extend(f"{key}.{name}" for name in value if name not in known)
+    if found:
+        reasons = {path: f'"{path}" is not a key of this request' for path in found}
+        message = "; ".join(reasons.values())
+        raise ValidationFailed(
+            message, code="unknown_field", fields={path: [why] for path, why in reasons.items()}
         )
 
 

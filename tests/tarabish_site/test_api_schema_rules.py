@@ -118,6 +118,51 @@ def test_a_body_is_required_wherever_an_empty_one_is_refused(schema: dict[str, A
     assert hands["required"] is True
 
 
+def _objects(schema: dict[str, Any], body: dict[str, Any], seen: set[str]) -> list[str]:
+    """The components of every object a body holds, at any depth (its alternatives, its
+    properties, their items)."""
+    found: list[str] = []
+    for key in ("allOf", "oneOf", "anyOf"):
+        for part in body.get(key, []):
+            found += _objects(schema, part, seen)
+    if "items" in body:
+        found += _objects(schema, body["items"], seen)
+    ref = body.get("$ref")
+    if ref is not None and ref not in seen:
+        seen.add(ref)
+        name = ref.rsplit("/", 1)[-1]
+        component = schema["components"]["schemas"][name]
+        if component.get("type") == "object":
+            found.append(name)
+        found += _objects(schema, component, seen)
+    for prop in body.get("properties", {}).values():
+        found += _objects(schema, prop, seen)
+    return found
+
+
+@pytest.mark.parametrize(
+    ("path", "method"),
+    [
+        ("/api/v1/games/{id}/hands/", "post"),
+        ("/api/v1/games/{id}/hands/preview/", "post"),
+        ("/api/v1/games/{id}/hands/{number}/", "put"),
+    ],
+)
+def test_a_hand_body_refuses_unknown_keys_at_every_depth(
+    schema: dict[str, Any], path: str, method: str
+) -> None:
+    """A hand's entry, its correction and its preview, and every object inside them (a run, a
+    misplay call, a seat's run counts), say ``additionalProperties: false``, as the API
+    refuses an unknown key in any of them (400 ``unknown_field``)."""
+    body = schema["paths"][path][method]["requestBody"]["content"]["application/json"]["schema"]
+    objects = _objects(schema, body, set())
+    assert {"RunShownRequest", "MisplayCallRequest"} <= set(objects), objects
+    components = schema["components"]["schemas"]
+    assert [
+        name for name in objects if components[name].get("additionalProperties") is not False
+    ] == []
+
+
 def test_a_standings_row_shows_every_figure_the_model_keeps(schema: dict[str, Any]) -> None:
     from tournaments.models import STANDING_FIELDS
 

@@ -1,11 +1,16 @@
 """Bad input to the scoring API is a 400 naming the field, never a 500 or a silent guess."""
 
+import random
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
-from scoring.api import examples
+from scoring.api import examples, serializers
+from scoring.engine import MisplayCall, RunKind, RunShown, TrickRecord, preset, simulate_hand
+from scoring.engine.cards import Rank, Suit
+from scoring.engine.record import RECORD_KEYS, trick_leaders
+from scoring.engine.scoring import SUMMARY_KEYS
 from scoring.models import Game, Hand, MisplayDispute, Player
 from tests.scoring.api.conftest import current
 from tests.scoring.factories import PlayerFactory, TeamFactory, record_hand, summary
@@ -81,6 +86,87 @@ def test_undo_and_misplay_calls_refuse_keys_they_do_not_take(api: APIClient, gam
     dispute = api.post(f"{hands_url(game)}1/disputes/", body, format="json")
     assert (dispute.status_code, list(dispute.json()["fields"])) == (400, ["verdict"])
     assert not MisplayDispute.objects.exists()
+
+
+def _simulated_record() -> dict[str, Any]:
+    """Hand 1 of a game whose first dealer is seat 0, played by the engine's simulator: every
+    key of a trick record, ``dealer`` and ``leaders`` included."""
+    simulated = simulate_hand(preset("cape-breton-standard"), random.Random(11), dealer=0)
+    return dict(simulated.record.to_json())
+
+
+def test_a_tricks_entry_takes_every_key_the_engine_reads(api: APIClient, game: Game) -> None:
+    record = _simulated_record()
+    leaders = list(trick_leaders(TrickRecord.from_json(record)))
+    body = {"entry_kind": "tricks", "number": 1, **record, "leaders": leaders}
+    assert {"dealer", "leaders", "hands", "thrown_in_by"} <= set(body)
+    response = api.post(hands_url(game), body, format="json")
+    assert response.status_code == 201, response.json()
+    wrong = {**body, "number": 2, "dealer": 2}
+    refused = api.post(hands_url(game), wrong, format="json")
+    assert (refused.status_code, list(refused.json()["fields"])) == (400, ["dealer"])
+
+
+@pytest.mark.parametrize(
+    ("extra", "field"),
+    [
+        ({"colour": "red"}, "colour"),
+        ({"misplay": {"called_by": 1, "proven": True, "by": 0}}, "misplay.by"),
+        ({"runs": [{"seat": 1, "kind": "twenty", "suit": "S", "top": "QS", "x": 1}]}, "runs.0.x"),
+        ({"card_points": {"team": "team_b", "points": 92, "of": "a"}}, "card_points.of"),
+        ({"run_counts": [{"twenties": 1, "sixties": 1}, {}, {}, {}]}, "run_counts.0.sixties"),
+    ],
+)
+@pytest.mark.parametrize("path", ["", "preview/"])
+def test_a_hand_body_refuses_a_key_it_does_not_document_at_any_depth(
+    api: APIClient, game: Game, extra: dict[str, Any], field: str, path: str
+) -> None:
+    body = {"entry_kind": "summary", "caller": 1, "trump": "H", "card_points": [60, 102]}
+    response = api.post(f"{hands_url(game)}{path}", {**body, **extra}, format="json")
+    assert response.status_code == 400, response.json()
+    assert response.json()["code"] == "unknown_field"
+    assert list(response.json()["fields"]) == [field]
+    assert not Hand.objects.filter(game=game).exists()
+
+
+def test_a_tricks_entry_refuses_a_summary_key(api: APIClient, game: Game) -> None:
+    body = {"entry_kind": "tricks", **_simulated_record(), "card_points": [81, 81]}
+    response = api.post(hands_url(game), body, format="json")
+    assert (response.status_code, response.json()["code"]) == (400, "unknown_field")
+    assert list(response.json()["fields"]) == ["card_points"]
+
+
+def test_a_correction_refuses_a_key_it_does_not_document(api: APIClient, game: Game) -> None:
+    record_hand(game, summary(caller=1, card_points=[62, 100]))
+    url = f"{hands_url(game)}1/"
+    etag = api.get(url)["ETag"]
+    body = {
+        "reason": "misread",
+        "caller": 1,
+        "trump": "H",
+        "card_points": [100, 62],
+        "misplay": None,
+        "runs": [{"seat": 1, "kind": "twenty", "suit": "S", "top": "QS", "shown": True}],
+    }
+    response = api.put(url, body, format="json", HTTP_IF_MATCH=etag)
+    assert (response.status_code, response.json()["code"]) == (400, "unknown_field")
+    assert list(response.json()["fields"]) == ["runs.0.shown"]
+    assert Hand.objects.get(game=game).version == 1
+
+
+def test_the_documented_keys_of_an_entry_are_the_keys_the_engine_reads() -> None:
+    """The schema's hand bodies are built from these serializers: a key the engine reads and
+    they do not document would be refused by the API, one they document and the engine does
+    not read would be refused by the engine."""
+    envelope = {"entry_kind", "number"}
+    assert set(serializers.SummaryEntrySerializer().fields) - envelope == SUMMARY_KEYS
+    # A trick record's misplay call is read beside the record (scoring.services.entries).
+    tricks = set(serializers.TricksEntrySerializer().fields) - envelope
+    assert tricks == RECORD_KEYS | {"misplay"}
+    call = MisplayCall(called_by=0, proven=True, accused=1).to_json()
+    assert set(serializers.MisplayCallSerializer().fields) == set(call)
+    run = RunShown(1, RunKind.TWENTY, Suit.SPADES, Rank.QUEEN).to_json()
+    assert set(serializers.RunShownSerializer().fields) == set(run)
 
 
 # ------------------------------------------------------------------------------ pages
