@@ -402,6 +402,8 @@ WEBHOOK_ALLOWED_NETWORKS = env.list(
 )
 WEBHOOK_CONNECT_TIMEOUT = env.float("WEBHOOK_CONNECT_TIMEOUT", default=3.0)
 WEBHOOK_READ_TIMEOUT = env.float("WEBHOOK_READ_TIMEOUT", default=5.0)
+# A PEM file of certificate authorities trusted for HTTPS receivers beside the system's.
+WEBHOOK_CA_BUNDLE = env.str("WEBHOOK_CA_BUNDLE", default="")
 WEBHOOK_BACKOFF_BASE = env.float("WEBHOOK_BACKOFF_BASE", default=30.0)
 WEBHOOK_BACKOFF_MAX = env.float("WEBHOOK_BACKOFF_MAX", default=3600.0)
 WEBHOOK_MAX_ATTEMPTS = env.int("WEBHOOK_MAX_ATTEMPTS", default=8)

@@ -361,7 +361,12 @@ def delivery_send(
     }
     connect, read = _timeouts()
     answer = client.post(
-        subscription.url, body, headers, connect_timeout=connect, read_timeout=read
+        subscription.url,
+        body,
+        headers,
+        connect_timeout=connect,
+        read_timeout=read,
+        ca_bundle=getattr(settings, "WEBHOOK_CA_BUNDLE", ""),
     )
     _store_answer(delivery, answer, manual=manual)
     return delivery

@@ -1,9 +1,11 @@
 """A real HTTP receiver for webhook tests: ``http.server`` on an ephemeral port of 127.0.0.1,
-run in a thread, keeping every request it got and answering with the statuses it is told."""
+run in a thread, keeping every request it got and answering with the statuses it is told;
+over HTTPS when given a TLS context (its certificate from ``tests/webhooks/certificates.py``)."""
 
 from __future__ import annotations
 
 import json
+import ssl
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -28,13 +30,14 @@ class Receiver:
     """``statuses``: the answers to give, in order (the last repeats); ``requests``: what came."""
 
     port: int = 0
+    scheme: str = "http"
     statuses: list[int] = field(default_factory=lambda: [200])
     requests: list[Received] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/hooks/tarabish?club=legion"
+        return f"{self.scheme}://127.0.0.1:{self.port}/hooks/tarabish?club=legion"
 
     def answer(self) -> int:
         with self.lock:
@@ -45,8 +48,9 @@ class Receiver:
 
 
 @contextmanager
-def running_receiver(*statuses: int) -> Iterator[Receiver]:
-    receiver = Receiver(statuses=list(statuses or [200]))
+def running_receiver(*statuses: int, tls: ssl.SSLContext | None = None) -> Iterator[Receiver]:
+    """A receiver answering ``statuses``; with ``tls`` (a server context), over HTTPS."""
+    receiver = Receiver(statuses=list(statuses or [200]), scheme="http" if tls is None else "https")
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
@@ -67,6 +71,10 @@ def running_receiver(*statuses: int) -> Iterator[Receiver]:
             return
 
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    if tls is not None:
+        # Each connection's handshake is made as it is accepted: a client that refuses the
+        # certificate ends it there, and no request reaches the handler.
+        server.socket = tls.wrap_socket(server.socket, server_side=True)
     receiver.port = server.server_address[1]
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
