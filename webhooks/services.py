@@ -137,6 +137,12 @@ def subscription_create(
     )
 
 
+def subscription_secret(*, subscription_id: int) -> str | None:
+    """The secret of a subscription (None when it was removed): for the answer that made it,
+    replayed to a retry of that request, whose stored copy holds no secret."""
+    return Subscription.objects.filter(pk=subscription_id).values_list("secret", flat=True).first()
+
+
 def _locked(tournament: Tournament, subscription_id: int) -> Subscription:
     found = (
         Subscription.objects.select_for_update()

@@ -14,6 +14,11 @@ A client names each logical request with an ``Idempotency-Key`` header (any visi
   a transaction-scoped advisory lock on (user, key), released when the first request commits or
   rolls back; the unique constraint on (user, key) backs it on every database.
 
+An answer may hold what must not be kept in the store, such as the secret of a webhook shown
+once: :func:`idempotent_kept_out` names those keys of the body, left out of the stored copy,
+and how a replay reads them again from where they live (:class:`KeptOut`), so the replay
+answers the same body and the store never held the secret.
+
 Only successful (2xx) responses are stored. A request that fails leaves nothing behind (its
 transaction is rolled back), so correcting the body and retrying with the same key is allowed.
 
@@ -171,7 +176,27 @@ def _find(user_id: int | None, key: str) -> IdempotencyRecord | None:
     return records.filter(user_id=user_id).first()
 
 
-def _replay(record: IdempotencyRecord, request: Request, fingerprint: str) -> Response:
+@dataclass(frozen=True)
+class KeptOut:
+    """Keys of an answer's body left out of its stored copy, and ``restore``, which gives the
+    stored body back whole on a replay (reading them from where they are kept; raising an
+    :class:`~tarabish_site.api.errors.ApiError` when they are gone)."""
+
+    keys: frozenset[str]
+    restore: Callable[[dict[str, Any]], dict[str, Any]]
+
+    def stored(self, body: Any) -> Any:
+        if not isinstance(body, dict):
+            return body
+        return {key: value for key, value in body.items() if key not in self.keys}
+
+
+def _replay(
+    record: IdempotencyRecord,
+    request: Request,
+    fingerprint: str,
+    kept_out: KeptOut | None = None,
+) -> Response:
     if (
         record.method != request.method
         or record.path != request.path
@@ -183,7 +208,10 @@ def _replay(record: IdempotencyRecord, request: Request, fingerprint: str) -> Re
         )
         raise IdempotencyMismatch(message, fields={IDEMPOTENCY_HEADER: [message]})
     headers = {**record.response_headers, REPLAYED_HEADER: "true"}
-    return Response(record.response_body, status=record.status_code, headers=headers)
+    body = record.response_body
+    if kept_out is not None and isinstance(body, dict):
+        body = kept_out.restore(body)
+    return Response(body, status=record.status_code, headers=headers)
 
 
 @dataclass(frozen=True)
@@ -206,8 +234,9 @@ class PendingRecord:
             fingerprint=request_fingerprint(request.data),
         )
 
-    def record(self, response: Response) -> IdempotencyRecord:
-        """The record (not saved) that answers a retry with ``response``."""
+    def record(self, response: Response, kept_out: KeptOut | None = None) -> IdempotencyRecord:
+        """The record (not saved) that answers a retry with ``response`` (its body without the
+        keys ``kept_out`` names)."""
         return IdempotencyRecord(
             user_id=self.user_id,
             key=self.key,
@@ -215,7 +244,7 @@ class PendingRecord:
             path=self.path,
             fingerprint=self.fingerprint,
             status_code=response.status_code,
-            response_body=response.data,
+            response_body=response.data if kept_out is None else kept_out.stored(response.data),
             response_headers={
                 name: response[name] for name in KEPT_HEADERS if response.has_header(name)
             },
@@ -227,8 +256,11 @@ def _store(record: IdempotencyRecord) -> None:
     record.save(force_insert=True)
 
 
-def run_idempotent(request: Request, handler: Callable[[], Response]) -> Response:
-    """Answer ``request`` with ``handler()`` at most once per ``Idempotency-Key``.
+def run_idempotent(
+    request: Request, handler: Callable[[], Response], kept_out: KeptOut | None = None
+) -> Response:
+    """Answer ``request`` with ``handler()`` at most once per ``Idempotency-Key`` (the stored
+    answer without the keys ``kept_out`` names, put back on a replay).
 
     Without the header the handler simply runs. With it, the handler runs inside a transaction
     that also stores its response; services the handler calls nest inside it (their
@@ -243,13 +275,13 @@ def run_idempotent(request: Request, handler: Callable[[], Response]) -> Respons
         with transaction.atomic():
             existing = _lock_and_find(pending.user_id, key)
             if existing is not None:
-                return _replay(existing, request, pending.fingerprint)
+                return _replay(existing, request, pending.fingerprint, kept_out)
             response = handler()
             if not 200 <= response.status_code < 300:
                 # Nothing is remembered for a failure, so nothing it did may stay either.
                 transaction.set_rollback(True)
                 return response
-            _store(pending.record(response))
+            _store(pending.record(response, kept_out))
             return response
     except IntegrityError:
         # Without the PostgreSQL lock, a request with the same key can commit between our
@@ -257,7 +289,7 @@ def run_idempotent(request: Request, handler: Callable[[], Response]) -> Respons
         existing = _find(pending.user_id, key)
         if existing is None:
             raise
-        return _replay(existing, request, pending.fingerprint)
+        return _replay(existing, request, pending.fingerprint, kept_out)
 
 
 def run_idempotent_in_write(
@@ -299,6 +331,23 @@ def idempotent(view_method: ViewMethod) -> ViewMethod:
         return run_idempotent(request, lambda: view_method(self, request, *args, **kwargs))
 
     return cast(ViewMethod, _documented(wrapper))
+
+
+def idempotent_kept_out(kept_out: KeptOut) -> Callable[[ViewMethod], ViewMethod]:
+    """Like :func:`idempotent`, for a view whose answer holds keys that must not be stored
+    (a secret shown once): the stored copy leaves ``kept_out.keys`` out, and a replay puts
+    them back with ``kept_out.restore``."""
+
+    def decorate(view_method: ViewMethod) -> ViewMethod:
+        @functools.wraps(view_method)
+        def wrapper(self: Any, request: Request, *args: Any, **kwargs: Any) -> Response:
+            return run_idempotent(
+                request, lambda: view_method(self, request, *args, **kwargs), kept_out
+            )
+
+        return cast(ViewMethod, _documented(wrapper))
+
+    return decorate
 
 
 def idempotent_in_write(view_method: ViewMethod) -> ViewMethod:

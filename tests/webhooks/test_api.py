@@ -3,15 +3,18 @@ changes, deliveries and their redelivery."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.serializers.json import DjangoJSONEncoder
 from django.test import override_settings
 from pytest_django import DjangoCaptureOnCommitCallbacks
 from rest_framework.test import APIClient
 
 from tarabish_site import events
+from tarabish_site.core.models import IdempotencyRecord
 from tests.scoring.factories import UserFactory
 from tests.webhooks.helpers import running_match
 from tests.webhooks.receiver import running_receiver
@@ -199,3 +202,40 @@ def test_reading_deliveries_takes_a_fixed_number_of_queries(
     record_hands(game, 3)
     with django_assert_max_num_queries(len(few.captured_queries)):
         assert len(director.get(_url(match, f"{made['id']}/deliveries/")).json()["results"]) == 4
+
+
+def test_the_idempotency_store_keeps_no_secret_and_a_retry_gets_the_same_answer() -> None:
+    """The answer that makes a subscription carries its secret; the copy kept for its
+    ``Idempotency-Key`` does not (it is read again from the subscription on a retry), and once
+    the subscription is removed a retry is told so rather than given a secret."""
+    match = running_match()
+    director = client_for(match.stage.tournament.organiser)
+    body = {"url": "http://127.0.0.1:9/hook", "events": ["match.result"]}
+    headers = {"Idempotency-Key": "subscribe-hall-board"}
+    made = director.post(_url(match), body, format="json", headers=headers)
+    assert made.status_code == 201, made.json()
+    secret = made.json()["secret"]
+    record = IdempotencyRecord.objects.get(key="subscribe-hall-board")
+    stored = json.dumps(
+        [getattr(record, field.attname) for field in IdempotencyRecord._meta.concrete_fields],
+        cls=DjangoJSONEncoder,
+    )
+    assert secret not in stored
+    kept = record.response_body
+    assert isinstance(kept, dict)
+    assert "secret" not in kept
+    assert kept["id"] == made.json()["id"]
+
+    again = director.post(_url(match), body, format="json", headers=headers)
+    assert again.status_code == 201
+    assert again["Idempotent-Replayed"] == "true"
+    assert again.json() == made.json()
+    assert (again["Location"], again["ETag"]) == (made["Location"], made["ETag"])
+    assert Subscription.objects.count() == 1
+
+    assert director.delete(made["Location"]).status_code == 204
+    gone = director.post(_url(match), body, format="json", headers=headers)
+    assert gone.status_code == 404
+    assert gone.json()["code"] == "not_found"
+    assert secret not in gone.content.decode()
+    assert not Subscription.objects.exists()

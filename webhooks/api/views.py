@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from tarabish_site.api.errors import NotFound
-from tarabish_site.api.idempotency import idempotent
+from tarabish_site.api.idempotency import KeptOut, idempotent, idempotent_kept_out
 from tarabish_site.api.schema import LOCATION_HEADER, error_responses
 from tarabish_site.api.versioning import (
     ETAG_RESPONSE_HEADER,
@@ -47,6 +47,18 @@ def _response(subscription: Subscription, status: int = 200) -> Response:
     return with_etag(
         Response(SubscriptionSerializer(subscription).data, status=status), subscription.version
     )
+
+
+def _with_secret(body: dict[str, Any]) -> dict[str, Any]:
+    """The stored answer of a subscription made, its secret read again from the subscription:
+    the Idempotency-Key's store keeps no copy of it."""
+    secret = services.subscription_secret(subscription_id=body["id"])
+    if secret is None:
+        raise NotFound(f"the webhook {body['id']} this Idempotency-Key made has been removed since")
+    return {**body, "secret": secret}
+
+
+_SECRET_KEPT_OUT = KeptOut(keys=frozenset({"secret"}), restore=_with_secret)
 
 
 @extend_schema_view(
@@ -94,7 +106,7 @@ class WebhookViewSet(mixins.ListModelMixin, ApiViewSet):
             **error_responses(400, 401, 403, 404, 409, 422),
         },
     )
-    @idempotent
+    @idempotent_kept_out(_SECRET_KEPT_OUT)
     def create(self, request: Request, tournament_slug: str) -> Response:
         tournament = self._tournament()
         serializer = SubscriptionCreateSerializer(data=request.data)
