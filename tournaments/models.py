@@ -97,6 +97,19 @@ class Tournament(models.Model):
             "final totals (directors always may)."
         ),
     )
+    self_registration = models.BooleanField(
+        default=False,
+        help_text="Signed-in players register their own teams from the tournament's page "
+        "(a player names a partner, who confirms), while the registration window is open.",
+    )
+    registration_opens_at = models.DateTimeField(
+        null=True, blank=True, help_text="Teams register themselves from then; empty: at once."
+    )
+    registration_closes_at = models.DateTimeField(
+        null=True,
+        blank=True,
+        help_text="Teams register themselves until then; empty: until play starts.",
+    )
     version = models.PositiveIntegerField(default=1)
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
@@ -105,6 +118,13 @@ class Tournament(models.Model):
     class Meta:
         ordering = ["-starts_on", "name"]
         constraints = [
+            models.CheckConstraint(
+                condition=Q(registration_opens_at__isnull=True)
+                | Q(registration_closes_at__isnull=True)
+                | Q(registration_closes_at__gt=F("registration_opens_at")),
+                name="tournament_registration_window",
+                violation_error_message="Registration closes after it opens.",
+            ),
             models.CheckConstraint(
                 condition=Q(ends_on__gte=F("starts_on")),
                 name="tournament_ends_after_start",
@@ -193,6 +213,71 @@ class Entry(models.Model):
     @display_name.setter
     def display_name(self, value: str) -> None:
         self.__dict__["_display_name"] = value
+
+
+class TeamRegistration(models.Model):
+    """A team registering itself: a signed-in player names a partner (another account), and
+    the team is entered once the partner confirms. Either of them may withdraw it while it
+    waits; the partner withdrawing it declines it."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for the partner")
+        CONFIRMED = "confirmed", _("Confirmed")
+        DECLINED = "declined", _("Declined by the partner")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="team_registrations"
+    )
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="team_registrations_made"
+    )
+    partner = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="team_registrations_named_in",
+    )
+    team_name = models.CharField(max_length=120, blank=True)
+    community = models.CharField(max_length=100, blank=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    entry = models.OneToOneField(
+        Entry,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="team_registration",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.CheckConstraint(
+                condition=~Q(requested_by=F("partner")),
+                name="team_registration_two_players",
+                violation_error_message="A team is two players: name another account.",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "requested_by"],
+                condition=Q(status="pending"),
+                name="team_registration_one_pending_made",
+                violation_error_message="This player already has a registration waiting here.",
+            ),
+            models.UniqueConstraint(
+                fields=["tournament", "partner"],
+                condition=Q(status="pending"),
+                name="team_registration_one_pending_named",
+                violation_error_message="This partner already has a registration waiting here.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.requested_by} & {self.partner} ({self.tournament})"
+
+    @property
+    def user_ids(self) -> frozenset[int]:
+        return frozenset({self.requested_by_id, self.partner_id})
 
 
 class Stage(models.Model):

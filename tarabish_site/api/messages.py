@@ -128,12 +128,21 @@ CODE_MESSAGES: dict[str, str | Promise] = {
     "odd": _("Only an even number of teams is paired."),
     "order": _("A match is fed by one that does not come before it."),
     "out_of_turn": _("It is not this seat's turn."),
+    "partner_only": _("Only the partner named confirms this team."),
+    "partner_self": _("A team is two players: name your partner, not yourself."),
+    "partner_unknown": _("There is no account by this username: ask your partner for theirs."),
     "permission_denied": _("You may not do this."),
     "played_after": _("Later results depend on this one: it cannot change."),
+    "player_entered": _("A player of this team is already entered in this tournament."),
     "player_exists": _("This player already exists."),
     "previous_stage_running": _("The stage before is still being played."),
     "quick_result_not_allowed": _("Only a director may record a game by its final totals here."),
     "record_rejected": _("The tricks were rejected, so there is no verdict to rule on."),
+    "registration_closed": _("Teams cannot register themselves in this tournament now."),
+    "registration_decided": _("This registration was already confirmed, declined or withdrawn."),
+    "registration_pending": _(
+        "One of these players has a registration waiting here: confirm or withdraw it first."
+    ),
     "request_too_large": _("The request is too large."),
     "result_final": _("This game's result is final."),
     "results_held": _(
@@ -156,6 +165,7 @@ CODE_MESSAGES: dict[str, str | Promise] = {
         "Something went wrong on the server; nothing is known to have been saved. "
         "Try again in a moment."
     ),
+    "sign_in_to_register": _("Sign in to register a team."),
     "slug_taken": _("This address is already taken: choose another."),
     "stage_not_running": _("This stage is not being played."),
     "stage_taken_from": _("A later stage has started from this stage's results: they stand."),

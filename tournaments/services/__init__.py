@@ -21,6 +21,13 @@ from tournaments.services.ratings import (
     ratings_update_for_tournament,
     team_strength,
 )
+from tournaments.services.registrations import (
+    registration_closed_why,
+    registration_is_open,
+    team_registration_confirm,
+    team_registration_create,
+    team_registration_withdraw,
+)
 from tournaments.services.stages import (
     stage_advance,
     stage_create,
@@ -97,6 +104,8 @@ __all__ = [
     "match_sync_for_game",
     "ratings_update_for_match",
     "ratings_update_for_tournament",
+    "registration_closed_why",
+    "registration_is_open",
     "stage_advance",
     "stage_create",
     "stage_create_check",
@@ -113,6 +122,9 @@ __all__ = [
     "table_key_open",
     "table_key_refused_why",
     "table_key_revoke",
+    "team_registration_confirm",
+    "team_registration_create",
+    "team_registration_withdraw",
     "team_strength",
     "tournament_create",
     "tournament_create_check",

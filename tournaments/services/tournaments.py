@@ -195,6 +195,9 @@ UPDATABLE = {
     "match_games",
     "ruleset_preset",
     "ruleset",
+    "self_registration",
+    "registration_opens_at",
+    "registration_closes_at",
 }
 
 
@@ -246,10 +249,16 @@ def tournament_update(
         "quick_results_by_scorekeepers",
         "match_format",
         "match_games",
+        "self_registration",
+        "registration_opens_at",
+        "registration_closes_at",
     ):
         if name in changes:
             setattr(tournament, name, changes[name])
     check_match_format(tournament.match_format, tournament.match_games)
+    opens, closes = tournament.registration_opens_at, tournament.registration_closes_at
+    if opens is not None and closes is not None and closes <= opens:
+        raise invalid("registration_closes_at", "registration must close after it opens.")
     if tournament.ends_on < tournament.starts_on:
         raise invalid("ends_on", "the tournament cannot end before it starts.")
     tournament.version += 1
