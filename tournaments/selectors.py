@@ -38,6 +38,7 @@ from tournaments.models import (
     StageEntry,
     Standing,
     TableKey,
+    TeamRegistration,
     Tournament,
     TournamentEvent,
 )
@@ -972,3 +973,23 @@ def director_tournaments(user: Viewer) -> QuerySet[Tournament]:
     if getattr(user, "is_superuser", False):
         return qs
     return qs.filter(Q(organiser=user) | Q(directors=user)).distinct()
+
+
+def team_registrations_of(user: Viewer) -> QuerySet[TeamRegistration]:
+    """The team registrations an account made or is named partner in, newest first, with
+    what a list of them shows (the tournament, both accounts); none for no account."""
+    if user is None or not user.is_authenticated:
+        return TeamRegistration.objects.none()
+    return (
+        TeamRegistration.objects.filter(Q(requested_by=user.pk) | Q(partner=user.pk))
+        .select_related("tournament", "requested_by", "partner")
+        .order_by("-created_at", "-pk")
+    )
+
+
+def team_registrations_waiting(tournament: Tournament, user: Viewer) -> list[TeamRegistration]:
+    """The registrations of ``user`` waiting for a partner's answer in ``tournament``."""
+    waiting = team_registrations_of(user).filter(
+        tournament=tournament, status=TeamRegistration.Status.PENDING
+    )
+    return list(waiting)

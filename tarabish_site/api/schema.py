@@ -394,6 +394,7 @@ _ID_OF = {
     "ratings": "The player's id (a rating is a player's).",
     "entries": "The entry's id.",
     "stages": "The stage's id.",
+    "registrations": "The team registration's id.",
     "webhooks": "The webhook's id.",
 }
 

@@ -28,6 +28,7 @@ from tournaments.models import (
     Round,
     Stage,
     Standing,
+    TeamRegistration,
     Tournament,
     TournamentEvent,
 )
@@ -88,6 +89,9 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "check_in_required",
             "quick_results_by_scorekeepers",
             "entry_cap",
+            "self_registration",
+            "registration_opens_at",
+            "registration_closes_at",
             "version",
             "entry_count",
             "stage_count",
@@ -159,6 +163,77 @@ class TournamentUpdateSerializer(OnlyItsChanges):
     match_games = serializers.IntegerField(min_value=1, max_value=9, required=False)
     ruleset_preset = serializers.ChoiceField(choices=list(PRESETS), required=False)
     ruleset = serializers.DictField(required=False)
+    self_registration = serializers.BooleanField(
+        required=False,
+        help_text="Signed-in players register their own teams (a player names a partner, who "
+        "confirms) while the registration window is open; the cap and waiting list apply.",
+    )
+    registration_opens_at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        help_text="Teams register themselves from then; null: at once.",
+    )
+    registration_closes_at = serializers.DateTimeField(
+        required=False,
+        allow_null=True,
+        help_text="Teams register themselves until then; null: until play starts. After "
+        "registration_opens_at.",
+    )
+
+
+# ------------------------------------------------------------------------------ registrations
+class TeamRegistrationCreateSerializer(OnlyItsFields):
+    partner = serializers.CharField(
+        max_length=150, help_text="The partner's username: they confirm the team."
+    )
+    team_name = serializers.CharField(
+        max_length=120,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="Empty: the two players' names (a pair that is a team already keeps its name).",
+    )
+    community = serializers.CharField(
+        max_length=100,
+        required=False,
+        default="",
+        allow_blank=True,
+        help_text="Home community, for a player made for an account that has none.",
+    )
+
+
+class TeamRegistrationSerializer(serializers.ModelSerializer[TeamRegistration]):
+    tournament = serializers.CharField(source="tournament.slug", read_only=True)
+    tournament_name = serializers.CharField(source="tournament.name", read_only=True)
+    requested_by = serializers.CharField(
+        source="requested_by.username", read_only=True, help_text="Who registered the team."
+    )
+    partner = serializers.CharField(
+        source="partner.username", read_only=True, help_text="The partner named: they confirm."
+    )
+    entry = serializers.IntegerField(
+        source="entry_id",
+        read_only=True,
+        allow_null=True,
+        help_text="The entry made once confirmed (null before).",
+    )
+
+    class Meta:
+        model = TeamRegistration
+        fields = [
+            "id",
+            "tournament",
+            "tournament_name",
+            "requested_by",
+            "partner",
+            "team_name",
+            "community",
+            "status",
+            "entry",
+            "created_at",
+            "decided_at",
+        ]
+        read_only_fields = fields
 
 
 # ------------------------------------------------------------------------------ entries

@@ -13,6 +13,7 @@ from tournaments.api.views import (
     MatchViewSet,
     RatingViewSet,
     StageViewSet,
+    TeamRegistrationViewSet,
     TournamentViewSet,
 )
 
@@ -20,6 +21,7 @@ router = SimpleRouter()
 router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("matches", MatchViewSet, basename="match")
 router.register("ratings", RatingViewSet, basename="rating")
+router.register("registrations", TeamRegistrationViewSet, basename="registration")
 
 TOURNAMENT = r"tournaments/(?P<tournament_slug>[-a-zA-Z0-9_]+)"
 nested_router = SimpleRouter()

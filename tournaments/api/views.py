@@ -57,12 +57,14 @@ from tournaments.api.serializers import (
     StageCreateSerializer,
     StageSerializer,
     SubstituteSerializer,
+    TeamRegistrationCreateSerializer,
+    TeamRegistrationSerializer,
     TournamentCreateSerializer,
     TournamentSerializer,
     TournamentUpdateSerializer,
     WithdrawSerializer,
 )
-from tournaments.models import Entry, Match, PlayerRating, Stage, Tournament
+from tournaments.models import Entry, Match, PlayerRating, Stage, TeamRegistration, Tournament
 from tournaments.services import transfer
 
 if TYPE_CHECKING:
@@ -72,6 +74,7 @@ SLUG = OpenApiParameter(
     "tournament_slug", OpenApiTypes.STR, OpenApiParameter.PATH, description="The tournament."
 )
 TAG_T, TAG_E, TAG_S, TAG_M, TAG_R = "tournaments", "entries", "stages", "matches", "ratings"
+TAG_REG = "registrations"
 ViewMethod = TypeVar("ViewMethod", bound=Callable[..., Response])
 
 
@@ -93,6 +96,14 @@ def _tournament_response(tournament_id: int, status: int = 200) -> Response:
     if status == 201:
         response["Location"] = reverse("api:tournament-detail", kwargs={"slug": tournament.slug})
     return with_etag(response, tournament.version)
+
+
+def _registration_response(registration_id: int, request: Request, status: int = 200) -> Response:
+    registration = selectors.team_registrations_of(request.user).get(pk=registration_id)
+    response = Response(TeamRegistrationSerializer(registration).data, status=status)
+    if status == 201:
+        response["Location"] = reverse("api:registration-detail", kwargs={"pk": registration.pk})
+    return response
 
 
 class JsonApiViewSet(ApiViewSet):
@@ -345,6 +356,36 @@ class TournamentViewSet(mixins.ListModelMixin, JsonApiViewSet):
         return _tournament_response(tournament.pk)
 
     @extend_schema(
+        summary="Register a team of your own: name your partner, who confirms",
+        operation_id="tournaments_registrations_create",
+        tags=[TAG_REG],
+        description="While the tournament takes teams that register themselves "
+        "(`self_registration`, inside `registration_opens_at` to `registration_closes_at`), a "
+        "signed-in player names a partner by username. The registration waits for the "
+        "partner to confirm it (`POST /api/v1/registrations/{id}/confirm/`); either may "
+        "withdraw it. Refused: outside the window (409 `registration_closed`), the partner "
+        "unknown (`partner_unknown`) or oneself (`partner_self`), a player already entered "
+        "(409 `player_entered`), a registration already waiting for either (409 "
+        "`registration_pending`).",
+        parameters=[LOCATION_HEADER],
+        request=TeamRegistrationCreateSerializer,
+        responses={
+            201: TeamRegistrationSerializer,
+            **error_responses(400, 401, 403, 404, 409, 422, 429),
+        },
+    )
+    @idempotent
+    @action(detail=True, methods=["post"], permission_classes=[IsAuthenticated])
+    def registrations(self, request: Request, slug: str) -> Response:
+        tournament = _tournament(request, slug)
+        serializer = TeamRegistrationCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        registration = services.team_registration_create(
+            tournament_id=tournament.pk, actor=_actor(request), **serializer.validated_data
+        )
+        return _registration_response(registration.pk, request, status=201)
+
+    @extend_schema(
         summary="The day's schedule: matches with rounds and table numbers",
         tags=[TAG_T],
         responses={200: MatchSerializer(many=True), **error_responses(404)},
@@ -354,6 +395,54 @@ class TournamentViewSet(mixins.ListModelMixin, JsonApiViewSet):
         tournament = _tournament(request, slug)
         matches = selectors.tournament_schedule(tournament)
         return Response(MatchSerializer(matches, many=True).data)
+
+
+# ------------------------------------------------------------------------------ registrations
+@extend_schema_view(
+    list=extend_schema(
+        summary="My team registrations: those I made and those naming me partner",
+        tags=[TAG_REG],
+    ),
+    retrieve=extend_schema(
+        summary="A team registration of mine",
+        tags=[TAG_REG],
+        responses={200: TeamRegistrationSerializer, **error_responses(401, 404)},
+    ),
+)
+class TeamRegistrationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, ApiViewSet):
+    """Teams registering themselves, as their two players see them (no one else does)."""
+
+    permission_classes = [IsAuthenticated]
+    serializer_class = TeamRegistrationSerializer
+    filterset_fields = ["status"]
+    ordering_fields = ["created_at"]
+
+    def get_queryset(self) -> QuerySet[TeamRegistration]:
+        return selectors.team_registrations_of(self.request.user)
+
+    @_action_schema(
+        "Confirm, as the partner named: the team is entered (or waits, when full)",
+        TAG_REG,
+        TeamRegistrationSerializer,
+        operation_id="registrations_confirm",
+    )
+    @idempotent
+    @action(detail=True, methods=["post"])
+    def confirm(self, request: Request, pk: str) -> Response:
+        services.team_registration_confirm(registration_id=int(pk), actor=_actor(request))
+        return _registration_response(int(pk), request)
+
+    @_action_schema(
+        "Withdraw a waiting registration (the partner withdrawing it declines it)",
+        TAG_REG,
+        TeamRegistrationSerializer,
+        operation_id="registrations_withdraw",
+    )
+    @idempotent
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request: Request, pk: str) -> Response:
+        services.team_registration_withdraw(registration_id=int(pk), actor=_actor(request))
+        return _registration_response(int(pk), request)
 
 
 # ------------------------------------------------------------------------------ entries
