@@ -141,3 +141,52 @@ class QuickResultForm(forms.Form):
             winner = self.fields["winner"]
             assert isinstance(winner, forms.ChoiceField)  # noqa: S101 - declared above
             winner.choices = [("", _("As the totals say")), ("home", home), ("away", away)]
+
+
+class TeamRegistrationForm(forms.Form):
+    """A signed-in player registers a team: their partner named by username, who confirms."""
+
+    partner = forms.CharField(
+        label=_("Your partner's username"),
+        max_length=150,
+        help_text=_("Your partner confirms the team when they sign in."),
+    )
+    team_name = forms.CharField(
+        label=_("Team name"),
+        max_length=120,
+        required=False,
+        help_text=_("Empty: your two names."),
+    )
+    community = forms.CharField(label=_("Community"), max_length=100, required=False)
+
+
+#: How a time of the registration window is typed (the browser's date-and-time field).
+WINDOW_INPUT = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+
+
+class SelfRegistrationForm(forms.Form):
+    """The director lets teams register themselves, between two times, up to a cap."""
+
+    self_registration = forms.BooleanField(
+        label=_("Teams register themselves from the tournament's page"),
+        required=False,
+        help_text=_("A signed-in player names a partner, who confirms."),
+    )
+    registration_opens_at = forms.DateTimeField(
+        label=_("Registration opens"),
+        required=False,
+        widget=WINDOW_INPUT,
+        help_text=_("Empty: at once."),
+    )
+    registration_closes_at = forms.DateTimeField(
+        label=_("Registration closes"),
+        required=False,
+        widget=WINDOW_INPUT,
+        help_text=_("Empty: when play starts."),
+    )
+    entry_cap = forms.IntegerField(
+        label=_("Most teams"),
+        min_value=2,
+        required=False,
+        help_text=_("Empty: no cap. Teams beyond it wait on the waiting list, in order."),
+    )

@@ -8,6 +8,7 @@ from tournaments.views import (
     matches,
     players,
     public,
+    registrations,
     screen,
     setup,
     sheets,
@@ -20,6 +21,27 @@ urlpatterns = [
     path("tournaments/", public.tournament_list, name="tournament-list"),
     path("tournaments/new/", setup.tournament_setup_page, name="tournament-setup"),
     path("tournaments/<slug:slug>/", public.tournament_detail, name="tournament-detail"),
+    path(
+        "tournaments/<slug:slug>/register/",
+        registrations.tournament_register,
+        name="tournament-register",
+    ),
+    path(
+        "tournaments/<slug:slug>/director/registration/",
+        registrations.director_registration,
+        name="director-registration",
+    ),
+    path("registrations/", registrations.my_registrations, name="my-registrations"),
+    path(
+        "registrations/<int:pk>/confirm/",
+        registrations.registration_confirm,
+        name="registration-confirm",
+    ),
+    path(
+        "registrations/<int:pk>/withdraw/",
+        registrations.registration_withdraw,
+        name="registration-withdraw",
+    ),
     path(
         "tournaments/<slug:slug>/stages/<int:stage_id>/live/",
         public.stage_live,

@@ -22,6 +22,7 @@ from tournaments.services.ratings import (
     team_strength,
 )
 from tournaments.services.registrations import (
+    REGISTRATION_STATES,
     registration_closed_why,
     registration_is_open,
     team_registration_confirm,
@@ -78,6 +79,7 @@ from tournaments.services.tournaments import (
 )
 
 __all__ = [
+    "REGISTRATION_STATES",
     "ImportReport",
     "bracket_of",
     "bracket_sync",

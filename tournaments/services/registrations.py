@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 Status = TeamRegistration.Status
 
 #: The tournament states in which teams may still register (play has not started).
-OPEN_STATES = (
+REGISTRATION_STATES = (
     Tournament.Status.DRAFT,
     Tournament.Status.REGISTRATION,
     Tournament.Status.CHECK_IN,
@@ -50,13 +50,13 @@ def registration_closed_why(tournament: Tournament, *, now: dt.datetime | None =
     now = now or timezone.now()
     if not tournament.self_registration:
         return "teams do not register themselves here: its directors register them."
-    if tournament.status not in OPEN_STATES:
+    if tournament.status not in REGISTRATION_STATES:
         return "play has started: registration is closed."
     opens, closes = tournament.registration_opens_at, tournament.registration_closes_at
     if opens is not None and now < opens:
-        return f"registration opens at {opens:%Y-%m-%d %H:%M} UTC."
+        return f"registration opens at {opens.astimezone(dt.UTC):%Y-%m-%d %H:%M} UTC."
     if closes is not None and now >= closes:
-        return f"registration closed at {closes:%Y-%m-%d %H:%M} UTC."
+        return f"registration closed at {closes.astimezone(dt.UTC):%Y-%m-%d %H:%M} UTC."
     return ""
 
 

@@ -21,6 +21,7 @@ from django.views.decorators.http import (
 from scoring.views.common import forbidden
 from tarabish_site.api.errors import ApplicationError
 from tournaments import selectors, services
+from tournaments.forms import SelfRegistrationForm
 from tournaments.models import Tournament
 from tournaments.views.common import _tournament_or_404
 
@@ -41,23 +42,33 @@ def director_day(request: HttpRequest, slug: str) -> HttpResponse:
         )
     if request.method == "POST":
         return _next_step_post(request, tournament)
-    return _day_page(request, tournament)
+    return day_page(request, tournament)
 
 
-def _day_page(
+def day_page(
     request: HttpRequest,
     tournament: Tournament,
     *,
     error: str = "",
     status: int = 200,
     reopen_error: str = "",
+    registration_form: SelfRegistrationForm | None = None,
 ) -> HttpResponse:
     day = selectors.director_day(tournament)
     context = {"tournament": tournament, "day": day, "action_error": error}
+    if registration_form is None and tournament.status in services.REGISTRATION_STATES:
+        registration_form = SelfRegistrationForm(
+            initial={
+                "self_registration": tournament.self_registration,
+                "registration_opens_at": tournament.registration_opens_at,
+                "registration_closes_at": tournament.registration_closes_at,
+                "entry_cap": tournament.entry_cap,
+            }
+        )
     return render(
         request,
         "tournaments/director.html",
-        {**context, "reopen_error": reopen_error},
+        {**context, "reopen_error": reopen_error, "registration_form": registration_form},
         status=status,
     )
 
@@ -77,7 +88,7 @@ def director_reopen(request: HttpRequest, slug: str) -> HttpResponse:
     except ApplicationError as exc:
         reasons = [r for rs in exc.fields.values() for r in rs] or [exc.message]
         fresh = _tournament_or_404(request, slug)
-        return _day_page(request, fresh, status=exc.status, reopen_error=" ".join(reasons))
+        return day_page(request, fresh, status=exc.status, reopen_error=" ".join(reasons))
     messages.success(request, _("%(name)s is reopened.") % {"name": tournament.name})
     return redirect("tournaments:director-day", slug=tournament.slug)
 
@@ -145,7 +156,7 @@ def _next_step_post(request: HttpRequest, tournament: Tournament) -> HttpRespons
     asked = (request.POST.get("step", ""), request.POST.get("stage", ""))
     if step is None or asked != (step.action, str(step.stage_id or "")):
         moved = _("The tournament moved on while you were deciding: here is the day as it is now.")
-        return _day_page(request, tournament, error=moved, status=409)
+        return day_page(request, tournament, error=moved, status=409)
     act = _step_act(step)
     if request.POST.get("confirmed") != "yes":
         return render(
@@ -162,7 +173,7 @@ def _next_step_post(request: HttpRequest, tournament: Tournament) -> HttpRespons
             services.tournament_finish(tournament_id=tournament.pk, actor=request.user)
     except ApplicationError as exc:
         fresh = _tournament_or_404(request, tournament.slug)
-        return _day_page(request, fresh, error=exc.message, status=exc.status)
+        return day_page(request, fresh, error=exc.message, status=exc.status)
     messages.success(request, act.done)
     return redirect("tournaments:director-day", slug=tournament.slug)
 

@@ -8,10 +8,13 @@ from typing import Any
 from csp.decorators import csp_replace
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import timezone
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import conditional_page, require_GET
 
 from tournaments import selectors, services
+from tournaments.forms import TeamRegistrationForm
+from tournaments.models import Tournament
 from tournaments.views.common import (
     _highlight,
     _stage_of,
@@ -37,7 +40,18 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = _tournament_or_404(request, slug)
+    return tournament_detail_page(request, _tournament_or_404(request, slug))
+
+
+def tournament_detail_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    *,
+    registration_form: TeamRegistrationForm | None = None,
+    status: int = 200,
+) -> HttpResponse:
+    """The tournament's page: its stages, what is playing, its teams; and, while teams
+    register themselves, the form to register one and the player's registrations waiting."""
     overview = selectors.tournament_overview(tournament)
     stage = _stage_of(overview.stages, request.GET.get("stage"))
     shown, more = selectors.now_playing(tournament, NOW_PLAYING_ROWS)
@@ -52,7 +66,27 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     }
     if stage is not None:
         context.update(stage_context(stage, _highlight(request)))
-    return render(request, "tournaments/detail.html", context)
+    context.update(_self_registration(request, tournament, registration_form))
+    return render(request, "tournaments/detail.html", context, status=status)
+
+
+def _self_registration(
+    request: HttpRequest, tournament: Tournament, form: TeamRegistrationForm | None
+) -> dict[str, Any]:
+    """What the page shows of teams registering themselves (nothing if they do not)."""
+    if not tournament.self_registration:
+        return {}
+    waiting = selectors.team_registrations_waiting(tournament, request.user)
+    is_open = services.registration_is_open(tournament)
+    if form is None and is_open and request.user.is_authenticated and not waiting:
+        form = TeamRegistrationForm()
+    opens = tournament.registration_opens_at
+    return {
+        "registration_open": is_open,
+        "registration_opens_later": opens is not None and timezone.now() < opens,
+        "registrations_waiting": waiting,
+        "registration_form": form,
+    }
 
 
 @require_GET
