@@ -2,6 +2,7 @@
 
     .venv/bin/python benchmarks/directors_bench.py [--sizes 64,256,1024,2048]
         [--database postgres://postgres@127.0.0.1:5432/tarabish_directors_bench] [--keep-db]
+        [--start-only] [--repeat N]
 
 For each field size it prints:
 
@@ -15,6 +16,9 @@ For each field size it prints:
   its number of queries;
 * the tournament page showing that bracket: server time and its size, plain and gzipped (as
   the app sends it to a browser), targets under 300 ms and 100 KiB at 1,024 teams.
+
+``--start-only`` times the starts alone, each ``--repeat`` times (a fresh tournament each
+time): on a shared machine the least of several runs is the figure to quote.
 
 It uses a database of its own (created and migrated if missing, dropped at the end unless
 ``--keep-db``). Celery runs in-process; standings recomputes are left out, as a worker would
@@ -87,7 +91,7 @@ def swiss_round(n: int) -> None:
         line(name, n, cpu, wall, f"floats {result.floats}, rematches {result.rematches}")
 
 
-def bracket_day(n: int, director: Any) -> None:
+def bracket_day(n: int, director: Any, *, start_only: bool = False, run: int = 0) -> None:
     import datetime as dt
 
     from django.db import connection
@@ -98,19 +102,24 @@ def bracket_day(n: int, director: Any) -> None:
     from tournaments import services
     from tournaments.models import Entry, Match, Tournament
 
-    slug = f"bench-directors-{n}"
+    slug = f"bench-directors-{n}" + (f"-{run}" if run else "")
     Match.objects.filter(stage__tournament__slug=slug).delete()
     Tournament.objects.filter(slug=slug).delete()
     tournament = services.tournament_create(
         actor=director, name=f"Bench {n}", slug=slug, starts_on=dt.date(2026, 12, 5)
     )
     players = Player.objects.bulk_create(
-        [Player(display_name=f"Bench {n} player {i}", community="Bench") for i in range(2 * n)]
+        [
+            Player(display_name=f"Bench {n}.{run} player {i}", community="Bench")
+            for i in range(2 * n)
+        ]
     )
     teams = Team.objects.bulk_create(
         [
             Team(
-                name=f"Bench {n} team {i}", player_one=players[2 * i], player_two=players[2 * i + 1]
+                name=f"Bench {n}.{run} team {i}",
+                player_one=players[2 * i],
+                player_two=players[2 * i + 1],
             )
             for i in range(n)
         ]
@@ -126,6 +135,8 @@ def bracket_day(n: int, director: Any) -> None:
     )
     _, cpu, wall = timed(lambda: services.stage_start(stage_id=stage.pk, actor=director))
     line("double-elimination start", n, cpu, wall)
+    if start_only:
+        return
 
     ready = list(
         Match.objects.filter(stage=stage, state=Match.State.READY).order_by("round_id", "number")[
@@ -176,6 +187,10 @@ def main() -> None:
     parser.add_argument("--sizes", default="64,256,1024,2048")
     parser.add_argument("--database", default=DEFAULT_DB)
     parser.add_argument("--keep-db", action="store_true", help="do not drop the database")
+    parser.add_argument(
+        "--start-only", action="store_true", help="time the double-elimination starts alone"
+    )
+    parser.add_argument("--repeat", type=int, default=1, help="starts of each size")
     args = parser.parse_args()
     setup_database(args.database)
     try:
@@ -188,10 +203,12 @@ def main() -> None:
             username="bench-director", defaults={"is_superuser": True, "is_staff": True}
         )
         sizes = [int(size) for size in args.sizes.split(",")]
+        if not args.start_only:
+            for n in sizes:
+                swiss_round(n)
         for n in sizes:
-            swiss_round(n)
-        for n in sizes:
-            bracket_day(n, director)
+            for run in range(args.repeat):
+                bracket_day(n, director, start_only=args.start_only, run=run)
     finally:
         if not args.keep_db:
             drop_database(args.database)

@@ -39,6 +39,7 @@ from tournaments.services._common import (
     require_not_finished,
     require_status,
 )
+from tournaments.services.bulk_write import rows_insert
 from tournaments.services.matches import (
     FINISHED,
     bracket_build,
@@ -383,8 +384,9 @@ SIDE_OF = {"winners": Round.Side.WINNERS, "losers": Round.Side.LOSERS, "final": 
 
 
 def _start_bracket(stage: Stage, entrants: list[int]) -> None:
-    StageEntry.objects.bulk_create(
-        [StageEntry(stage=stage, entry_id=e, seed=seed) for seed, e in enumerate(entrants, 1)]
+    rows_insert(
+        StageEntry,
+        [StageEntry(stage=stage, entry_id=e, seed=seed) for seed, e in enumerate(entrants, 1)],
     )
     bracket = bracket_build(stage, entrants)
     names = round_names(bracket)
@@ -411,7 +413,7 @@ def _start_bracket(stage: Stage, entrants: list[int]) -> None:
     # Placed before they are written (byes through, first matches ready at their tables):
     # one INSERT, where writing them first and placing them after rewrote every row.
     bracket_place(bracket, matches, withdrawn=set())
-    Match.objects.bulk_create(matches.values(), batch_size=1000)
+    rows_insert(Match, list(matches.values()))
 
 
 @transaction.atomic
