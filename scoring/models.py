@@ -427,6 +427,28 @@ class HandRevision(models.Model):
         return f"{self.hand} v{self.version} ({self.action})"
 
 
+class TotalsRevision(models.Model):
+    """The final totals a game recorded by its totals only (``Game.totals_only``) had before a
+    director corrected them: kept forever, with who corrected them, when and why. The game
+    itself holds the totals as they are now."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="totals_revisions")
+    score_a = models.IntegerField()
+    score_b = models.IntegerField()
+    winner = models.CharField(max_length=6, choices=Side.choices, blank=True)
+    reason = models.TextField()
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    changed_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "changed_at", "id"]
+
+    def __str__(self) -> str:
+        return f"{self.game}: {self.score_a}-{self.score_b} until {self.changed_at:%Y-%m-%d %H:%M}"
+
+
 class MisplayDispute(models.Model):
     """A misplay called on a hand, judged by the engine from a trick record, ruled by a director.
 

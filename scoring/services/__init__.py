@@ -27,6 +27,7 @@ from scoring.services.disputes import (
     disputes_adjudicate_pending,
 )
 from scoring.services.games import (
+    game_correct_totals,
     game_create,
     game_end_early,
     game_first_dealer_flip,
@@ -78,6 +79,7 @@ __all__ = [
     "dispute_open",
     "dispute_rule",
     "disputes_adjudicate_pending",
+    "game_correct_totals",
     "game_create",
     "game_create_casual",
     "game_end_early",

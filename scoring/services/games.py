@@ -18,7 +18,7 @@ from scoring.engine import (
     game_progress,
     preset,
 )
-from scoring.models import CUSTOM_RULESET, Game, Player, Side, Team
+from scoring.models import CUSTOM_RULESET, Game, Player, Side, Team, TotalsRevision
 from scoring.services._common import (
     SIDES,
     _copy_state,
@@ -210,6 +210,60 @@ def game_record_totals(
     game.save()
     _on_commit_result_changed(game.pk)
     return game
+
+
+@transaction.atomic
+def game_correct_totals(
+    *,
+    game: Game,
+    totals: tuple[int, int],
+    reason: str,
+    winner: str | None = None,
+    by: User | None = None,
+    expected_version: int | None = None,
+) -> Game:
+    """Correct the final totals of a game recorded by its totals only (a director's act): the
+    winner is found again from them by the rules (``winner``, a side, only when the totals
+    cannot tell), the totals before are kept with who changed them and why
+    (:class:`~scoring.models.TotalsRevision`), and what follows a result (a match, standings,
+    ratings) follows the change as it follows a corrected hand. A game played hand by hand is
+    refused: its hands are corrected instead."""
+    _refuse_unless_director(by, game, "correct a game's final totals")
+    reason = _required_text(reason, "reason", "a reason", max_length=500)
+    if winner not in (None, *SIDES):
+        message = f"the winner is team_a or team_b, not {winner!r}"
+        raise ValidationFailed(message, fields={"winner": [message]})
+    locked = _game_for_update(game)
+    _refuse_if_changed(locked, expected_version)
+    if not locked.totals_only:
+        message = (
+            f"game {locked.pk} was played hand by hand: correct its hands, not its final totals"
+        )
+        raise Conflict(message, code="not_totals_only", fields={"game": [message]})
+    rules = Ruleset.from_json(locked.ruleset)
+    won = SIDES[
+        final_winner(
+            rules, (totals[0], totals[1]), None if winner is None else SIDES.index(Side(winner))
+        )
+    ]
+    if (locked.score_a, locked.score_b, locked.winner) == (*totals, won):
+        message = f"game {locked.pk} already has these totals and this winner"
+        raise ValidationFailed(message, code="totals_unchanged", fields={"totals": [message]})
+    TotalsRevision.objects.create(
+        game=locked,
+        score_a=locked.score_a,
+        score_b=locked.score_b,
+        winner=locked.winner,
+        reason=reason,
+        changed_by=by,
+    )
+    locked.score_a, locked.score_b = totals
+    locked.winner = won
+    locked.version += 1
+    locked.save()
+    _on_commit_result_changed(locked.pk)
+    _copy_state(locked, game)
+    return locked
 
 
 @transaction.atomic

@@ -572,6 +572,26 @@ class QuickResultSerializer(OnlyItsFields):
     )
 
 
+class TotalsCorrectionSerializer(OnlyItsFields):
+    home_points = serializers.IntegerField(
+        min_value=0, max_value=FINAL_TOTAL_MAX, help_text="The home team's final total."
+    )
+    away_points = serializers.IntegerField(
+        min_value=0, max_value=FINAL_TOTAL_MAX, help_text="The away team's final total."
+    )
+    winner = serializers.IntegerField(
+        min_value=1,
+        max_value=ID_MAX,
+        required=False,
+        default=None,
+        help_text="The entry that won: needed only when the totals cannot say (both over the "
+        "target under the caller's rule); otherwise, if given, it must agree with them.",
+    )
+    reason = serializers.CharField(
+        max_length=500, help_text="Why the totals are corrected (kept with the totals before)."
+    )
+
+
 class ForfeitSerializer(OnlyItsFields):
     loser = serializers.IntegerField(
         min_value=1, max_value=ID_MAX, help_text="The entry that forfeits."

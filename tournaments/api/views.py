@@ -59,6 +59,7 @@ from tournaments.api.serializers import (
     SubstituteSerializer,
     TeamRegistrationCreateSerializer,
     TeamRegistrationSerializer,
+    TotalsCorrectionSerializer,
     TournamentCreateSerializer,
     TournamentSerializer,
     TournamentUpdateSerializer,
@@ -847,6 +848,51 @@ class MatchViewSet(mixins.ListModelMixin, JsonApiViewSet):
         response = self._match_response(request, int(pk), status=201)
         response["Location"] = reverse("api:game-detail", kwargs={"pk": link.game_id})
         return response
+
+    @extend_schema(
+        summary="Correct a game recorded by its final totals (a quick result)",
+        description=(
+            "A director's act: the game's totals (and, when they cannot say, its winner) are "
+            "replaced, the totals before kept with the reason. The match follows as it follows "
+            "a corrected hand: a new winner whose later bracket matches were already played "
+            "is held (`held_reason` names them) until `confirm-reset`."
+        ),
+        operation_id="matches_game_totals_correct",
+        tags=[TAG_M],
+        request=TotalsCorrectionSerializer,
+        parameters=[
+            OpenApiParameter(
+                "number",
+                OpenApiTypes.INT,
+                OpenApiParameter.PATH,
+                description="The game's number in its match.",
+            ),
+            IF_MATCH_PARAMETER,
+            ETAG_RESPONSE_HEADER,
+        ],
+        responses={
+            200: MatchDetailSerializer,
+            **error_responses(400, 401, 403, 404, 409, 412, 428),
+        },
+    )
+    @idempotent
+    @action(detail=True, methods=["post"], url_path=rf"games/(?P<number>{ID})/totals")
+    def game_totals(self, request: Request, pk: str, number: str) -> Response:
+        serializer = TotalsCorrectionSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        self._match_response(request, int(pk))
+        data = serializer.validated_data
+        services.match_game_correct_totals(
+            match_id=int(pk),
+            number=int(number),
+            actor=_actor(request),
+            home_points=data["home_points"],
+            away_points=data["away_points"],
+            winner_id=data["winner"],
+            reason=data["reason"],
+            expected_version=expected_version(request),
+        )
+        return self._match_response(request, int(pk))
 
     @extend_schema(
         summary="Award the match to the other entry (forfeit)",

@@ -965,6 +965,54 @@ def match_game_record_totals(
         return link
 
 
+def match_game_correct_totals(
+    *,
+    match_id: int,
+    number: int,
+    actor: Actor,
+    home_points: int,
+    away_points: int,
+    reason: str,
+    winner_id: int | None = None,
+    expected_version: int,
+) -> Match:
+    """A director corrects game ``number`` of the match, recorded by its final totals (a quick
+    result): new totals, or a new winner when the totals cannot say. The match follows as it
+    follows a corrected hand: a changed winner whose later matches were already played is
+    held, naming them, until a director confirms the reset (:func:`match_reset_confirm`).
+    ``expected_version`` is the match's version as the director read it (412 if it moved)."""
+    with transaction.atomic():
+        stage, match = _lock(match_id)
+        require_director(stage.tournament, actor)
+        require_results_open(stage)
+        ensure_version(current=match.version, expected=expected_version, thing="match")
+        link = (
+            MatchGame.objects.filter(match=match, number=number, discarded=False)
+            .select_related("game")
+            .first()
+        )
+        if link is None:
+            raise NotFound(f"Match {match} has no game {number}.")
+        if winner_id is not None and winner_id not in (match.home_id, match.away_id):
+            raise invalid("winner", f"entry {winner_id} does not play this match.")
+        side = None
+        if winner_id is not None:
+            side = Side.TEAM_A if winner_id == match.home_id else Side.TEAM_B
+        try:
+            scoring_services.game_correct_totals(
+                game=link.game,
+                totals=(home_points, away_points),
+                winner=side,
+                reason=reason,
+                by=actor if actor is not None and actor.is_authenticated else None,
+            )
+        except EngineError as exc:
+            raise _quick_result_refusal(exc, match, side) from exc
+        _match_sync_or_hold(match.pk)
+    match.refresh_from_db()
+    return match
+
+
 #: The engine's names for the final totals, as the match names them (home is team A).
 _TOTALS_FIELDS = {
     "totals.0": ("home_points",),
