@@ -130,3 +130,18 @@ def test_the_actions_report_in_french(french_admin: Client) -> None:
     matches = _text(french_admin.get(reverse("admin:tournaments_match_changelist")))
     assert "Locale" in matches  # the home team's column
     assert "en attente de la direction" in matches  # the filter of held results
+
+
+def test_a_stage_s_tiebreakers_are_explained_and_refused_in_french(french_admin: Client) -> None:
+    add = reverse("admin:tournaments_stage_add")
+    form = _text(french_admin.get(add))
+    assert "L'ordre des critères qui départagent les égalités" in form
+    assert "The order that breaks ties" not in form
+    tournament = TournamentFactory()
+    refused = _text(
+        french_admin.post(
+            add,
+            {"tournament": tournament.pk, "kind": "round_robin", "tiebreakers": "points"},
+        )
+    )
+    assert "«\u00a0points\u00a0» n'est pas un critère de départage" in refused
