@@ -190,3 +190,23 @@ class SelfRegistrationForm(forms.Form):
         required=False,
         help_text=_("Empty: no cap. Teams beyond it wait on the waiting list, in order."),
     )
+
+
+class TotalsCorrectionForm(QuickResultForm):
+    """A director's correction of a game of a match recorded by its final totals."""
+
+    field_order = ["game", "home_points", "away_points", "winner", "reason"]
+
+    game = forms.TypedChoiceField(label=_("Game"), coerce=int)
+    reason = forms.CharField(
+        label=_("Why"),
+        max_length=500,
+        help_text=_("Kept with the totals before, in the game's history."),
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, games: tuple[int, ...] = (), **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        game = self.fields["game"]
+        assert isinstance(game, forms.TypedChoiceField)  # noqa: S101 - declared above
+        game.choices = [(n, _("Game %(number)s") % {"number": n}) for n in games]

@@ -79,6 +79,7 @@ urlpatterns = [
     path("matches/<int:pk>/games/", matches.match_game_start, name="match-game-start"),
     path("matches/<int:pk>/forfeit/", matches.match_forfeit, name="match-forfeit"),
     path("matches/<int:pk>/quick-result/", matches.match_quick_result, name="match-quick-result"),
+    path("matches/<int:pk>/totals/", matches.match_totals_correct, name="match-totals-correct"),
     path(
         "matches/<int:pk>/confirm-reset/", matches.match_reset_confirm, name="match-reset-confirm"
     ),

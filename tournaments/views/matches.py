@@ -23,7 +23,7 @@ from scoring.models import Game
 from scoring.views.common import _put_errors, forbidden, post_else_back
 from tarabish_site.api.errors import ApplicationError, Conflict, NotAllowed, PreconditionFailed
 from tournaments import selectors, services
-from tournaments.forms import QuickResultForm
+from tournaments.forms import QuickResultForm, TotalsCorrectionForm
 from tournaments.models import Match
 from tournaments.views.common import _match_or_404
 
@@ -51,9 +51,11 @@ def _match_page(
     error: str = "",
     status: int = 200,
     quick_form: QuickResultForm | None = None,
+    totals_form: TotalsCorrectionForm | None = None,
 ) -> HttpResponse:
     """The match's page; ``error`` says why a director's action on it was refused, and
-    ``quick_form`` is a quick result refused, with its errors by its fields."""
+    ``quick_form`` (``totals_form``) is a quick result (a correction of one) refused, with its
+    errors by its fields."""
     links = selectors.match_game_rows(match)
     tournament = match.stage.tournament
     can_direct = selectors.tournament_directed_by(tournament, request.user)
@@ -66,6 +68,10 @@ def _match_page(
         and match.state in (Match.State.READY, Match.State.IN_PROGRESS)
         and tournament.status != tournament.Status.FINISHED
     )
+    if can_direct and tournament.status != tournament.Status.FINISHED:
+        totals_form = totals_form or _totals_form(match)
+    if totals_form is not None and not totals_form.fields["game"].choices:  # type: ignore[attr-defined]
+        totals_form = None  # no game of it was recorded by its totals
     if can_quick and quick_form is None:
         quick_form = _quick_form(match)
     elif not can_quick and quick_form is not None and quick_form.errors:
@@ -84,6 +90,7 @@ def _match_page(
             "action_error": error,
             "playing": playing,
             "quick_form": quick_form if can_quick else None,
+            "totals_form": totals_form if can_direct else None,
             "caller_rule": can_quick and tournament.ruleset.get("both_over") == "caller",
         },
         status=status,
@@ -92,6 +99,22 @@ def _match_page(
 
 def _quick_form(match: Match, data: Any = None) -> QuickResultForm:
     return QuickResultForm(data, home=match.home_name, away=match.away_name, prefix="quick")
+
+
+def _totals_form(match: Match, data: Any = None) -> TotalsCorrectionForm:
+    """The correction of the match's games recorded by their totals (and still counted)."""
+    games = tuple(
+        link.number
+        for link in match.match_games.all()
+        if link.game.totals_only and not link.discarded
+    )
+    form = TotalsCorrectionForm(
+        data, home=match.home_name, away=match.away_name, games=games, prefix="totals"
+    )
+    form.fields["version"].initial = match.version
+    if len(games) == 1:
+        form.fields["game"].initial = games[0]
+    return form
 
 
 #: Where a refusal naming a field of the service lands on the quick result's form.
@@ -146,6 +169,67 @@ def match_quick_result(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("tournaments:match-detail", pk=pk)
     fresh = _match_or_404(request, pk)
     return _match_page(request, fresh, quick_form=form, status=status)
+
+
+#: Where a refusal naming a field of the service lands on the correction's form.
+_TOTALS_FIELD_OF = {"match": "game", "winner": "winner", "totals": "home_points"}
+
+
+@post_else_back("tournaments:match-detail")
+@login_required
+def match_totals_correct(request: HttpRequest, pk: int) -> HttpResponse:
+    """A director corrects a game of the match recorded by its final totals: the match
+    follows, or holds the change (naming the later matches it would re-open) until a
+    director confirms it."""
+    match = _match_or_404(request, pk)
+    form = _totals_form(match, request.POST)
+    status = 400
+    if form.is_valid():
+        data = form.cleaned_data
+        side = data["winner"]
+        winner = {"home": match.home_id, "away": match.away_id}.get(side) if side else None
+        try:
+            corrected = services.match_game_correct_totals(
+                match_id=match.pk,
+                number=data["game"],
+                actor=request.user,
+                home_points=data["home_points"],
+                away_points=data["away_points"],
+                reason=data["reason"],
+                winner_id=winner,
+                expected_version=data["version"],
+            )
+        except NotAllowed as exc:
+            return forbidden(
+                request,
+                exc.message,
+                reverse("tournaments:match-detail", args=[pk]),
+                _("Back to the match"),
+            )
+        except (EngineError, ApplicationError) as exc:
+            if isinstance(exc, ApplicationError):
+                exc.fields = {_TOTALS_FIELD_OF.get(k, k): v for k, v in (exc.fields or {}).items()}
+            _put_errors(form, exc)
+            status = getattr(exc, "status", 400)
+        else:
+            names = {
+                "number": data["game"],
+                "home": match.home_name,
+                "away": match.away_name,
+                "a": data["home_points"],
+                "b": data["away_points"],
+            }
+            if corrected.held_reason:
+                done = _(
+                    "Game %(number)s corrected: %(home)s %(a)s, %(away)s %(b)s. The match "
+                    "keeps its result until a director confirms the change."
+                )
+            else:
+                done = _("Game %(number)s corrected: %(home)s %(a)s, %(away)s %(b)s.")
+            messages.success(request, done % names)
+            return redirect("tournaments:match-detail", pk=pk)
+    fresh = _match_or_404(request, pk)
+    return _match_page(request, fresh, totals_form=form, status=status)
 
 
 @dataclass(frozen=True)
