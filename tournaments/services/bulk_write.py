@@ -31,7 +31,9 @@ from django.db.models import CharField, Field, JSONField, Model, TextField
 
 def rows_insert(model: type[Model], rows: Sequence[Model]) -> None:
     """Insert ``rows`` (new objects of ``model``, without keys) as ``bulk_create`` would,
-    in one statement on PostgreSQL."""
+    in one statement on PostgreSQL. Their fields hold plain values, as a stage's start gives
+    them: no query expressions and no database defaults (``db_default``), which
+    ``bulk_create`` resolves and this does not."""
     if not rows:
         return
     alias = router.db_for_write(model)
