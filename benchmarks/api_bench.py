@@ -313,21 +313,30 @@ def start_gunicorn(env: dict[str, str], port: int, log: Path) -> subprocess.Pope
         stdout=out,
         stderr=subprocess.STDOUT,
     )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"gunicorn exited:\n{log.read_text()[-3000:]}")
+    out.close()  # the child has its own copy
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise SystemExit(f"gunicorn exited:\n{log.read_text()[-3000:]}")
+            try:
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+                conn.request("GET", "/healthz")
+                if conn.getresponse().status == 200:
+                    conn.close()
+                    return process
+            except OSError:
+                pass
+            time.sleep(0.3)
+        raise SystemExit(f"gunicorn did not answer /healthz:\n{log.read_text()[-3000:]}")
+    except BaseException:  # Ctrl-C included: the caller never gets the process to stop
+        process.terminate()  # gunicorn stops its workers on SIGTERM, not on SIGKILL
         try:
-            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
-            conn.request("GET", "/healthz")
-            if conn.getresponse().status == 200:
-                conn.close()
-                return process
-        except OSError:
-            pass
-        time.sleep(0.3)
-    process.terminate()
-    raise SystemExit(f"gunicorn did not answer /healthz:\n{log.read_text()[-3000:]}")
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        raise
 
 
 # ------------------------------------------------------------------------------ the score-pads

@@ -7,12 +7,13 @@ Run from the project root (PostgreSQL on loopback, ``redis-server`` installed)::
 
 What runs: two Redis servers of the script's own on free loopback ports (one the cache,
 ``REDIS_URL``; one the broker), gunicorn as deployed (``deploy/gunicorn.conf.py``), and a
-Celery worker with its beat. ``--match-pads`` of the ``--pads`` score-pads keep score at a
-tournament's tables (pools of ``--pool-size`` teams, one a table, best of three games): each
-starts its matches' games through the API and plays them to the end of the match. The others
-enter casual games, made beforehand. Every hand was played in advance by the engine's simulator
-(as ``benchmarks/api_bench.py`` prepares them) and is sent through the API with a token, an
-``Idempotency-Key`` and the hand number, and each pad:
+Celery worker with its beat, each stopped (and the database dropped) however the script ends: a
+step of the set-up that fails, the end of the run, Ctrl-C or SIGTERM. ``--match-pads`` of the
+``--pads`` score-pads keep score at a tournament's tables (pools of ``--pool-size`` teams, one
+a table, best of three games): each starts its matches' games through the API and plays them to
+the end of the match. The others enter casual games, made beforehand. Every hand was played in
+advance by the engine's simulator (as ``benchmarks/api_bench.py`` prepares them) and is sent
+through the API with a token, an ``Idempotency-Key`` and the hand number, and each pad:
 
 * retries a request that failed (a 5xx, a 429, a dropped connection) with the same key, up to
   five times;
@@ -23,8 +24,8 @@ enter casual games, made beforehand. Every hand was played in advance by the eng
 
 While the first quarter to the first half of the submissions is sent, the cache's Redis is
 stopped; from 60% to 80%, the broker's. Once both are back, the script waits for what was
-recorded while the broker was away (``scoring.ResultChange`` rows) to be delivered and for
-every match to agree with its games.
+recorded while the broker was away, or lost with it (``scoring.ResultChange`` rows, kept until
+the match's update has run), to be delivered and for every match to agree with its games.
 
 At the end, against the database: hands lost (a 201 with no hand), doubled (more counting
 hands than the pad entered), games whose totals differ from the sum of their counting hands,
@@ -37,11 +38,13 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import http.client
 import json
 import os
 import random
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -60,13 +63,23 @@ import api_bench as bench  # noqa: E402 - the setup and the score-pads of the be
 
 
 class RedisServer:
-    """A ``redis-server`` of this script's own, stopped and started again at will."""
+    """A ``redis-server`` of this script's own, stopped and started again at will; as a
+    context manager, stopped and its directory removed on the way out, however it is left."""
 
     def __init__(self, name: str) -> None:
         self.name = name
         self.port = bench.free_port()
         self.dir = Path(tempfile.mkdtemp(prefix=f"fault-load-{name}-"))
         self.process: subprocess.Popen[bytes] | None = None
+
+    def __enter__(self) -> RedisServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            self.stop()
+        finally:
+            shutil.rmtree(self.dir, ignore_errors=True)
 
     @property
     def url(self) -> str:
@@ -100,13 +113,42 @@ class RedisServer:
             if done.stdout.strip() == b"PONG":
                 return
             time.sleep(0.1)
+        self.stop()
         raise SystemExit(f"redis-server for the {self.name} did not start")
 
     def stop(self) -> None:
-        if self.process is not None:
-            self.process.kill()  # as a crash: nothing is saved, every connection drops
-            self.process.wait(timeout=10)
-            self.process = None
+        """Kill the server (as a crash: nothing is saved, every connection drops) and wait
+        for it, so no process is left behind, not even a zombie."""
+        process, self.process = self.process, None
+        if process is not None:
+            process.kill()
+            process.wait()
+
+
+def process_end(process: subprocess.Popen[bytes], grace: float = 30) -> None:
+    """Ask ``process`` to stop, give it ``grace`` seconds, then kill it; wait for it."""
+    if process.poll() is not None:
+        return
+    process.terminate()
+    try:
+        process.wait(timeout=grace)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
+def database_drop(server_url: str, name: str) -> None:
+    """Drop the run's database on the way out; a failure is said, and the rest of the
+    clean-up goes on."""
+    try:
+        bench.drop_database(server_url, name)
+    except Exception as exc:  # noqa: BLE001 - reported, and nothing else to undo
+        print(f"database {name} not dropped: {exc}", file=sys.stderr)
+
+
+def terminated(signum: int, frame: object) -> None:
+    """SIGTERM ends the script as Ctrl-C does: through its clean-up."""
+    raise SystemExit(128 + signum)
 
 
 class Tally:
@@ -426,63 +468,73 @@ def main() -> None:
     parser.add_argument("--db", default="tarabish_fault_load")
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, terminated)
     started_wall, started_cpu = time.perf_counter(), time.process_time()
-    cache, broker = RedisServer("cache"), RedisServer("broker")
-    cache.start()
-    broker.start()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": bench.SETTINGS,
-        "DATABASE_URL": f"{args.server.rstrip('/')}/{args.db}",
-        "TARABISH_ENV": "development",
-        "REDIS_URL": cache.url,
-        "CELERY_BROKER_URL": broker.url,
-        "GUNICORN_MAX_REQUESTS": "0",
-        "PYTHONUNBUFFERED": "1",
-    }
-    os.environ.clear()
-    os.environ.update(env)
-    bench.fresh_database(args.server, args.db, env)
-    casual = args.pads - args.match_pads
-    pads = bench.prepare(casual, args.hands, args.seed)
-    match_pads = prepare_matches(args.match_pads, args.hands, args.seed, args.pool_size)
-    port = bench.free_port()
-    logs = Path(tempfile.mkdtemp(prefix="fault-load-logs-"))
-    server = bench.start_gunicorn(env, port, logs / "gunicorn.log")
-    worker = subprocess.Popen(  # noqa: S603 - fixed command
-        [
-            bench.PYTHON,
-            "-m",
-            "celery",
-            "-A",
-            "tarabish_site",
-            "worker",
-            "--beat",
-            "--schedule",
-            str(logs / "beat-schedule"),
-            "--concurrency",
-            "1",
-            "--loglevel",
-            "WARNING",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=(logs / "worker.log").open("wb"),
-        stderr=subprocess.STDOUT,
-    )
-    wait_for_worker(env)
-    total = casual * args.hands + sum(pad.hand_count for pad in match_pads)
-    progress = [0]
-    tally = Tally()
-    events: list[str] = []
-    broker_back = 0.0
-    try:
+    # Everything set up is undone on the way out, in reverse order, whichever way that is: a
+    # step of the set-up that fails, the run's end, Ctrl-C or SIGTERM.
+    with contextlib.ExitStack() as stack:
+        cache = stack.enter_context(RedisServer("cache"))
+        broker = stack.enter_context(RedisServer("broker"))
+        cache.start()
+        broker.start()
+        env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": bench.SETTINGS,
+            "DATABASE_URL": f"{args.server.rstrip('/')}/{args.db}",
+            "TARABISH_ENV": "development",
+            "REDIS_URL": cache.url,
+            "CELERY_BROKER_URL": broker.url,
+            "GUNICORN_MAX_REQUESTS": "0",
+            "PYTHONUNBUFFERED": "1",
+        }
+        os.environ.clear()
+        os.environ.update(env)
+        stack.callback(database_drop, args.server, args.db)
+        bench.fresh_database(args.server, args.db, env)
+        casual = args.pads - args.match_pads
+        pads = bench.prepare(casual, args.hands, args.seed)
+        match_pads = prepare_matches(args.match_pads, args.hands, args.seed, args.pool_size)
+        port = bench.free_port()
+        logs = Path(tempfile.mkdtemp(prefix="fault-load-logs-"))
+        server = bench.start_gunicorn(env, port, logs / "gunicorn.log")
+        stack.callback(process_end, server)
+        worker_log = stack.enter_context((logs / "worker.log").open("wb"))
+        worker = subprocess.Popen(  # noqa: S603 - fixed command
+            [
+                bench.PYTHON,
+                "-m",
+                "celery",
+                "-A",
+                "tarabish_site",
+                "worker",
+                "--beat",
+                "--schedule",
+                str(logs / "beat-schedule"),
+                "--concurrency",
+                "1",
+                "--loglevel",
+                "WARNING",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=worker_log,
+            stderr=subprocess.STDOUT,
+        )
+        stack.callback(process_end, worker)
+        wait_for_worker(env)
+        total = casual * args.hands + sum(pad.hand_count for pad in match_pads)
+        progress = [0]
+        tally = Tally()
+        events: list[str] = []
+        broker_back = 0.0
         rngs = [random.Random(args.seed + n) for n in range(args.pads)]
         threads = [
-            threading.Thread(target=pad_run, args=(pad, port, tally, rng, progress))
+            threading.Thread(target=pad_run, args=(pad, port, tally, rng, progress), daemon=True)
             for pad, rng in zip(pads, rngs[:casual], strict=True)
         ] + [
-            threading.Thread(target=match_pad_run, args=(pad, port, tally, rng, progress))
+            threading.Thread(
+                target=match_pad_run, args=(pad, port, tally, rng, progress), daemon=True
+            )
             for pad, rng in zip(match_pads, rngs[casual:], strict=True)
         ]
         run_started = time.monotonic()
@@ -541,7 +593,8 @@ def main() -> None:
 
         waiting = pending()
         disagreeing_at_end = len(disagreeing())
-        # the outbox is drained every 30 s, and every match set right every 300 s
+        # a change whose match update was lost is sent again once 60 s old (every 30 s),
+        # and every match is set right every 300 s
         deadline = time.monotonic() + 420
         while (pending() or disagreeing()) and time.monotonic() < deadline:
             time.sleep(2)
@@ -574,17 +627,6 @@ def main() -> None:
             .values_list("score_a", "score_b", "a", "b")
         )
         wrong = sum(1 for sa, sb, a, b in sums if (sa, sb) != (a or 0, b or 0))
-    finally:
-        worker.terminate()
-        server.terminate()
-        for process in (worker, server):
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-        cache.stop()
-        broker.stop()
-        bench.drop_database(args.server, args.db)
 
     print(f"\n{args.pads} pads, {total} hands, {tally.submissions} submissions in {run_wall:.1f} s")
     for name, count in sorted(tally.statuses.items()):
