@@ -579,10 +579,12 @@ class ResultChange(models.Model):
 
     Written in the same transaction (on PostgreSQL, the same statement) as the change: the
     hand that ends the game, a hand corrected or undone, a dispute decided, the game ended
-    early or reopened. Once it commits, :data:`scoring.signals.game_result_changed` is sent
-    and, when every receiver took it, the row is deleted. A row still here (the broker was
-    down, say) is delivered again by the periodic task, so no result depends on a message
-    having been sent.
+    early or reopened. Once it commits, :data:`scoring.signals.game_result_changed` is sent;
+    the row is deleted once what follows has been done: at once when every receiver did its
+    work there and then, else by the task a receiver sent, in the transaction of its effect
+    (:func:`scoring.services.results.result_changes_taken_in`). A row still here a minute
+    later (the broker was down, or lost the message) is delivered again by the periodic task,
+    so no result depends on a message having been sent, or having arrived.
     """
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
