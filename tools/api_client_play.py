@@ -86,7 +86,7 @@ from tarabish_client.models import (  # type: ignore[import-not-found]
     TricksEntryRequest,
 )
 
-from scoring.engine import preset, simulate_hand
+from scoring.engine import preset, simulate_hand, trick_leaders
 
 USED: set[str] = set()
 RUN = uuid.uuid4().hex[:6]  # names are unique: the same run may be made twice on one database
@@ -197,18 +197,14 @@ def play_casual_game(keeper: AuthenticatedClient, director: AuthenticatedClient)
     body = GameCreateRequest.from_dict({"team_a": team_a, "team_b": team_b, "first_dealer": 0})
     game_id = int(call(games_create, 201, client=keeper, body=body).parsed.id)
 
-    # Hand 1 as the tricks the table played: the evidence a dispute needs.
+    # Hand 1 as the tricks the table played: the evidence a dispute needs. Every key of the
+    # record is sent, the dealer and each trick's leader as checks.
     game, _ = game_state(keeper, game_id)
     cards = random.Random(11)  # noqa: S311 (a deal, not a secret)
     simulated = simulate_hand(preset("cape-breton-standard"), cards, dealer=int(game.next_dealer))
     record = simulated.record.to_json()
-    tricks = TricksEntryRequest.from_dict(
-        {
-            "entry_kind": "tricks",
-            "number": 1,
-            **{key: record[key] for key in ("caller", "trump", "tricks", "hands", "runs")},
-        }
-    )
+    record["leaders"] = list(trick_leaders(simulated.record))
+    tricks = TricksEntryRequest.from_dict({"entry_kind": "tricks", "number": 1, **record})
     call(
         games_hands_create,
         201,
