@@ -1,8 +1,9 @@
 """Rules the generated schema keeps, read from the schema itself so that a new endpoint or
 field that breaks one fails here: one shape for a seat in every answer; operation ids that say
 what an operation does; Location, Retry-After and If-Match declared where they belong; bodies
-required where an empty one is refused; every answer a component; one name for a thing in
-every path; the standings row from the model. (Types, anonymous reads, unknown keys and
+required where an empty one is refused; a hand's bodies closed to unknown keys at every
+depth; every answer a component; one name for a thing in every path; the standings row from
+the model. (Types, anonymous reads, unknown keys and
 query parameters, page sizes and descriptions: test_api_contract.py.)"""
 
 import json
