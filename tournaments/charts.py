@@ -21,6 +21,7 @@ True
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
@@ -32,9 +33,38 @@ Translate = Callable[[str], str]
 
 BOX_W = 200
 ROW_H = 24
-BOX_H = 2 * ROW_H
+LINE_H = 16
+# A name of up to ONE_LINE characters is written on one line. A longer one (teams of one name
+# told apart by their community, "… (Chéticamp)") is written on two, broken between words,
+# every box of the bracket then a line taller. A box is BOX_W wide, or wider for its longest
+# line: CHAR_W a character (the big screen's type, the wider) beside PAD for the margin and
+# the score, up to MAX_LINE characters: only beyond them is a line cut short ("…", the whole
+# name in a tooltip).
+CLIP = 22
+ONE_LINE = 28
+CHAR_W = 8.5
+PAD = 36
+MAX_LINE = 32
 GAP_Y = 22
-COL_W = BOX_W + 48
+COL_GAP = 48
+
+
+@dataclass(frozen=True, slots=True)
+class _Box:
+    """The size of every match's box in one bracket: its width and the height of a slot."""
+
+    w: int = BOX_W
+    row_h: int = ROW_H
+
+    @property
+    def h(self) -> int:
+        return 2 * self.row_h
+
+    @property
+    def col_w(self) -> int:
+        return self.w + COL_GAP
+
+
 HEAD_H = 44
 SIDE_GAP = 40
 MARGIN = 10
@@ -74,20 +104,20 @@ def _feeders(match: Mapping[str, Any], side: str) -> list[str]:
 
 
 def _layout_side(
-    rounds: Sequence[Mapping[str, Any]], side: str, top: float, left: float
+    rounds: Sequence[Mapping[str, Any]], side: str, top: float, left: float, box: _Box
 ) -> tuple[dict[str, _Placed], float]:
     """Place one side's matches; return their positions and the side's height."""
     placed: dict[str, _Placed] = {}
     bottom = top
     for column, rnd in enumerate(rounds):
-        x = left + column * COL_W
+        x = left + column * box.col_w
         stack = top + HEAD_H
         for match in rnd["matches"]:
             feeders = [placed[k] for k in _feeders(match, side) if k in placed]
             y = sum(p.y for p in feeders) / len(feeders) if feeders else stack
-            stack = max(stack, y) + BOX_H + GAP_Y
+            stack = max(stack, y) + box.h + GAP_Y
             placed[match["key"]] = _Placed(match, x, y)
-            bottom = max(bottom, y + BOX_H)
+            bottom = max(bottom, y + box.h)
     return placed, bottom - top
 
 
@@ -145,8 +175,30 @@ def _slot_text(
     return f"{word} {slot['source']['match']}", "bye"
 
 
-def _clip(text: str, limit: int = 22) -> str:
+def _clip(text: str, limit: int = CLIP) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _lines(text: str) -> list[str]:
+    """``text`` on one line if it fits ONE_LINE, else on two broken at the space that makes the
+    longer line shortest (the first keeps its trailing space, so the text reads whole)."""
+    if len(text) <= ONE_LINE:
+        return [text]
+    spaces = [i for i, char in enumerate(text) if char == " "]
+    if not spaces:
+        return [text]
+    cut = min(spaces, key=lambda i: max(i + 1, len(text) - i - 1))
+    return [text[: cut + 1], text[cut + 1 :]]
+
+
+def _box(texts: Sequence[str]) -> _Box:
+    """The box every match of a bracket whose names are ``texts`` is drawn in."""
+    lines = [line.rstrip() for text in texts for line in _lines(text)]
+    longest = min(max((len(line) for line in lines), default=0), MAX_LINE)
+    return _Box(
+        w=max(BOX_W, PAD + math.ceil(CHAR_W * longest)),
+        row_h=ROW_H + LINE_H if any(len(text) > ONE_LINE for text in texts) else ROW_H,
+    )
 
 
 def _draw_match(
@@ -157,8 +209,10 @@ def _draw_match(
     translate: Translate,
     *,
     byes: Sequence[bool] = (),
+    box: _Box = _Box(),
 ) -> str:
     match = placed.match
+    wider = max(0, int((box.w - PAD) / CHAR_W) - CLIP)  # the characters beyond CLIP it holds
     x, y = placed.x, placed.y
     live = extra is not None and extra.live
     classes = ["match", str(match["status"])]
@@ -182,24 +236,30 @@ def _draw_match(
         if highlight is not None and entry == highlight:
             slot_classes.append("path")
         data = f' data-entry="{attr(entry)}"' if entry is not None else ""
-        sy = index * ROW_H
+        sy = index * box.row_h
         forfeited = forfeit and match.get("winner_slot") not in (None, index)
-        shown = _clip(text, 14 if forfeited else 22)
+        limit = (14 if forfeited else CLIP) + wider
+        lines = _lines(text) if box.row_h > ROW_H else [text]
+        lines = [_clip(line.rstrip(), limit) + line[len(line.rstrip()) :] for line in lines]
+        shown = "".join(lines)
+        written = escape(lines[0]) + "".join(
+            f'<tspan x="6" dy="{LINE_H}">{escape(line)}</tspan>' for line in lines[1:]
+        )
         parts.append(
-            f'<rect class="{" ".join(slot_classes)}"{data} x="0" y="{sy}" width="{BOX_W}" '
-            f'height="{ROW_H}" rx="3"/>'
-            f'<text class="{css}" x="6" y="{sy + 16}">{escape(shown)}'
+            f'<rect class="{" ".join(slot_classes)}"{data} x="0" y="{sy}" width="{box.w}" '
+            f'height="{box.row_h}" rx="3"/>'
+            f'<text class="{css}" x="6" y="{sy + 16}">{written}'
             + (f"<title>{escape(text)}</title>" if shown != text else "")
             + "</text>"
         )
         if forfeited:
             parts.append(
-                f'<text class="score forfeit" x="{BOX_W - 6}" y="{sy + 16}" text-anchor="end">'
+                f'<text class="score forfeit" x="{box.w - 6}" y="{sy + 16}" text-anchor="end">'
                 f"{escape(translate('forfeit'))}</text>"
             )
         elif extra is not None and extra.scores is not None and not forfeit:
             parts.append(
-                f'<text class="score" x="{BOX_W - 6}" y="{sy + 16}" text-anchor="end">'
+                f'<text class="score" x="{box.w - 6}" y="{sy + 16}" text-anchor="end">'
                 f"{escape(extra.scores[index])}</text>"
             )
     parts.append(
@@ -219,11 +279,11 @@ def _draw_match(
     return body
 
 
-def _link(source: _Placed, target: _Placed, slot: int) -> str:
-    x1 = source.x + BOX_W
-    y1 = source.y + ROW_H
+def _link(source: _Placed, target: _Placed, slot: int, box: _Box) -> str:
+    x1 = source.x + box.w
+    y1 = source.y + box.row_h
     x2 = target.x
-    y2 = target.y + ROW_H * slot + ROW_H / 2
+    y2 = target.y + box.row_h * slot + box.row_h / 2
     mid = x1 + (x2 - x1) / 2
     return f'<path class="link" d="M{num(x1)} {num(y1)}H{num(mid)}V{num(y2)}H{num(x2)}"/>'
 
@@ -238,6 +298,15 @@ def bracket_svg(
 ) -> str:
     """The whole bracket as one SVG element (see the module docstring for the layout)."""
     extras = extras or {}
+    box = _box(
+        [
+            _slot_text(slot, names, translate)[0]
+            for side in document["sides"]
+            for rnd in side["rounds"]
+            for match in rnd["matches"]
+            for slot in match["slots"]
+        ]
+    )
     placed: dict[str, _Placed] = {}
     headings: list[tuple[float, float, str]] = []
     sides = {side["side"]: side["rounds"] for side in document["sides"]}
@@ -247,27 +316,27 @@ def bracket_svg(
         rounds = sides.get(side)
         if not rounds:
             continue
-        side_placed, height = _layout_side(rounds, side, top, MARGIN)
+        side_placed, height = _layout_side(rounds, side, top, MARGIN, box)
         placed.update(side_placed)
         headings.extend(
-            (MARGIN + i * COL_W, top + 16, translate(str(rnd["name"])))
+            (MARGIN + i * box.col_w, top + 16, translate(str(rnd["name"])))
             for i, rnd in enumerate(rounds)
         )
-        width = max(width, MARGIN + len(rounds) * COL_W)
+        width = max(width, MARGIN + len(rounds) * box.col_w)
         top += height + SIDE_GAP
     height_so_far = top - SIDE_GAP
     finals = sides.get("final", [])
     if finals:
         x = width
-        middle = max(MARGIN + HEAD_H, (height_so_far - BOX_H) / 2)
+        middle = max(MARGIN + HEAD_H, (height_so_far - box.h) / 2)
         for i, rnd in enumerate(finals):
-            col_x = x + i * COL_W
+            col_x = x + i * box.col_w
             headings.append((col_x, middle - HEAD_H / 2, translate(str(rnd["name"]))))
             for j, match in enumerate(rnd["matches"]):
-                placed[match["key"]] = _Placed(match, col_x, middle + j * (BOX_H + HEAD_H))
-        width = x + len(finals) * COL_W
-        height_so_far = max(height_so_far, middle + BOX_H + HEAD_H)
-    total_w = int(width - (COL_W - BOX_W) + 2 * MARGIN)
+                placed[match["key"]] = _Placed(match, col_x, middle + j * (box.h + HEAD_H))
+        width = x + len(finals) * box.col_w
+        height_so_far = max(height_so_far, middle + box.h + HEAD_H)
+    total_w = int(width - COL_GAP + 2 * MARGIN)
     total_h = int(height_so_far + MARGIN)
     parts = [
         (
@@ -284,7 +353,7 @@ def bracket_svg(
     for target in placed.values():
         reset_of = target.match.get("reset_of")
         if reset_of in placed:
-            parts.append(_link(placed[reset_of], target, 0))
+            parts.append(_link(placed[reset_of], target, 0, box))
             continue
         for slot, source in enumerate(target.match["slots"]):
             key = source["source"].get("match")
@@ -292,10 +361,12 @@ def bracket_svg(
                 continue
             feeder = placed[key]
             if feeder.match["side"] == target.match["side"] or target.match["side"] == "final":
-                parts.append(_link(feeder, target, slot))
+                parts.append(_link(feeder, target, slot, box))
     byes = _bye_slots(document)
     parts.extend(
-        _draw_match(p, names, extras.get(key), highlight, translate, byes=byes.get(key, ()))
+        _draw_match(
+            p, names, extras.get(key), highlight, translate, byes=byes.get(key, ()), box=box
+        )
         for key, p in placed.items()
     )
     parts.append("</svg>")

@@ -96,3 +96,36 @@ def test_every_bracket_is_drawn_whole(teams, double, data):
         x, y = (float(v) for v in group.get("transform", "")[10:-1].split(","))
         assert 0 <= x < width
         assert 0 <= y < height
+
+
+SAME = "Alphonse Poirier & Marie MacLellan"
+
+
+def _slots(svg: str) -> list[tuple[str, float, float]]:
+    """(text as read, slot width, slot height) of every named slot."""
+    drawn = []
+    for group in parse(svg).iter(f"{SVG}g"):
+        rects = group.findall(f"{SVG}rect")
+        names = [t for t in group.findall(f"{SVG}text") if t.get("class") == "name"]
+        for rect, text in zip(rects, names, strict=False):
+            size = (float(rect.get("width", "0")), float(rect.get("height", "0")))
+            drawn.append(("".join(text.itertext()), *size))
+    return drawn
+
+
+def test_long_names_are_written_whole_on_two_lines_in_wider_boxes():
+    doc = bracket_document(single_elimination([1, 2, 3, 4]), {})
+    names = {1: "Les Fifties", 2: f"{SAME} (1)", 3: f"{SAME} (Isle Madame)", 4: f"{SAME} (3)"}
+    svg = bracket_svg(doc, names=names)
+    drawn = _slots(svg)
+    assert {text for text, _, _ in drawn} == set(names.values())  # whole, no "…"
+    assert "<title>" not in svg
+    assert "<tspan" in svg
+    (width,) = {w for _, w, _ in drawn}
+    (height,) = {h for _, _, h in drawn}
+    assert width > 200
+    assert height == 40
+    # short names keep the narrow box on one line
+    short = bracket_svg(doc, names={1: "Aces", 2: "Kings", 3: "Queens", 4: "Jacks"})
+    assert {(w, h) for _, w, h in _slots(short)} == {(200, 24)}
+    assert "<tspan" not in short
