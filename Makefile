@@ -76,7 +76,7 @@ format: venv
 	$(BIN)/ruff check --fix .
 	$(BIN)/ruff format .
 
-# Pictures of the score-pad, a bracket and standings at phone and desktop widths (screenshots/).
+# Pictures of the score-pad, a bracket, standings and the setup page at phone and desktop widths (screenshots/).
 screenshots: venv
 	$(BIN)/python tools/screenshots.py
 

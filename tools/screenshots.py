@@ -1,6 +1,6 @@
 """``make screenshots``: pictures of the score-pad, a bracket and standings (the pad and standings
-in French too), at phone and desktop widths, written to ``screenshots/`` so anyone can see what
-the pages show.
+in French too), and the director's setup page filled in, at phone and desktop widths, written
+to ``screenshots/`` so anyone can see what the pages show.
 
 It builds its own small world in a throw-away SQLite database (a game in progress with a bait
 and a half-bait, a tournament with pools and a double elimination bracket part-way through),
@@ -191,6 +191,19 @@ def _disputed_hand(game: Any, director: Any) -> None:
     )
 
 
+def _fill_setup(page: Any) -> None:
+    """The setup page as a director leaves it before starting: pools then a knockout, the
+    teams pasted, seeded by rating."""
+    page.fill("#id_name", "Chéticamp Winter Open")
+    page.fill("#id_starts_on", "2026-12-05")
+    page.fill("#id_venue", "Salle Doucet, Chéticamp")
+    page.check("input[name=format][value=pools_single]")
+    page.fill("#id_pool_count", "2")
+    page.fill("#id_qualifiers_per_pool", "2")
+    page.fill("#id_teams", "\n".join(f"{name}: {one} & {two}" for name, one, two in TEAM_NAMES))
+    page.check("input[name=seeding][value=rating]")
+
+
 def _serve() -> tuple[str, Any]:
     from socketserver import ThreadingMixIn
     from wsgiref.simple_server import WSGIRequestHandler, WSGIServer, make_server
@@ -234,6 +247,7 @@ def main() -> int:
             "big-screen": f"/tournaments/{tournament.slug}/screen/?stage={knockout.pk}",
             "big-screen-pools": f"/tournaments/{tournament.slug}/screen/?stage={pools.pk}",
             "director": f"/tournaments/{tournament.slug}/director/",
+            "setup": "/tournaments/new/",
         }
         OUT.mkdir(exist_ok=True)
         from playwright.sync_api import sync_playwright
@@ -261,6 +275,8 @@ def main() -> int:
                         page.click("label[for=id_count_team_1]")
                         page.fill("input[name=count]", "94")
                         page.wait_for_selector("#preview .outcome")
+                    if name == "setup":
+                        _fill_setup(page)
                     target = OUT / f"{name}-{width_name}.png"
                     page.screenshot(path=str(target), full_page=not name.startswith("big-screen"))
                     written.append(target)

@@ -22,6 +22,14 @@ def test_a_director_sets_up_pools_then_a_knockout_and_starts(page, sign_in, widt
     expect(page.locator("h1")).to_have_text("Set up a tournament")
     # the field that belongs to the knockout says so
     expect(page.locator("fieldset.next-stage legend")).to_have_text("Next stage: the knockout")
+    # each choice a row a finger can hit; no group named twice over (card, then group)
+    for label in page.locator("form.setup .choice-list label").all():
+        assert label.bounding_box()["height"] >= 44
+    shown = page.locator("form.setup legend").evaluate_all(
+        "(all) => all.filter((l) => l.getBoundingClientRect().width > 2)"
+        ".map((l) => l.textContent.trim())"
+    )
+    assert len(shown) == len(set(shown)), shown
     page.fill("#id_name", f"Legion Saturday {width}")
     page.fill("#id_starts_on", "2026-12-05")
     page.check("input[name=format][value=pools_single]")
