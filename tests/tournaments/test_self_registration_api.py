@@ -196,3 +196,24 @@ def test_my_registrations_are_listed_in_flat_queries(django_assert_max_num_queri
     with django_assert_max_num_queries(5):
         listed = angus.get("/api/v1/registrations/")
     assert listed.json()["count"] == 6
+
+
+def test_a_tournament_is_created_open_to_teams_registering_themselves() -> None:
+    director = UserFactory(director=True)
+    client = APIClient()
+    client.force_authenticate(director)
+    body = {
+        "name": "Legion Open",
+        "starts_on": "2026-12-05",
+        "self_registration": True,
+        "registration_opens_at": "2026-11-01T09:00:00Z",
+        "registration_closes_at": "2026-12-04T21:00:00Z",
+    }
+    made = client.post("/api/v1/tournaments/", body, format="json")
+    assert made.status_code == 201, made.json()
+    assert made.json()["self_registration"] is True
+    assert made.json()["registration_opens_at"].startswith("2026-11-01T")
+    backwards = {**body, "slug": "other", "registration_closes_at": "2026-10-01T09:00:00Z"}
+    refused = client.post("/api/v1/tournaments/", backwards, format="json")
+    assert refused.status_code == 400
+    assert "registration_closes_at" in refused.json()["fields"]

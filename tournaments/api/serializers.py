@@ -144,6 +144,25 @@ class TournamentCreateSerializer(OnlyItsFields):
         help_text="A table's scorekeeper may record a game played on paper by its final "
         "totals (directors always may).",
     )
+    self_registration = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="Signed-in players register their own teams (a player names a partner, who "
+        "confirms) while the registration window is open; the cap and waiting list apply.",
+    )
+    registration_opens_at = serializers.DateTimeField(
+        required=False,
+        default=None,
+        allow_null=True,
+        help_text="Teams register themselves from then; null: at once.",
+    )
+    registration_closes_at = serializers.DateTimeField(
+        required=False,
+        default=None,
+        allow_null=True,
+        help_text="Teams register themselves until then; null: until play starts. After "
+        "registration_opens_at.",
+    )
 
 
 class TournamentUpdateSerializer(OnlyItsChanges):

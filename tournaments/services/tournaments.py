@@ -5,7 +5,7 @@ import io
 import random
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -127,6 +127,9 @@ def tournament_create(
     check_in_required: bool = False,
     quick_results_by_scorekeepers: bool = False,
     entry_cap: int | None = None,
+    self_registration: bool = False,
+    registration_opens_at: datetime | None = None,
+    registration_closes_at: datetime | None = None,
 ) -> Tournament:
     """Create a tournament in draft; ``actor`` becomes its organiser and first director.
 
@@ -150,6 +153,7 @@ def tournament_create(
         match_games=match_games,
     )
     _check_cap(entry_cap)
+    _check_window(registration_opens_at, registration_closes_at)
     organiser = actor if actor is not None and actor.is_authenticated else None
     with integrity_as_conflict(f"A tournament with the slug {slug!r} already exists."):
         tournament = Tournament.objects.create(
@@ -169,6 +173,9 @@ def tournament_create(
             check_in_required=check_in_required,
             quick_results_by_scorekeepers=quick_results_by_scorekeepers,
             entry_cap=entry_cap,
+            self_registration=self_registration,
+            registration_opens_at=registration_opens_at,
+            registration_closes_at=registration_closes_at,
         )
     if organiser is not None:
         tournament.directors.add(organiser)
@@ -178,6 +185,11 @@ def tournament_create(
 def _check_cap(cap: int | None) -> None:
     if cap is not None and not 2 <= cap <= SEED_MAX:
         raise invalid("entry_cap", f"a tournament is at least two teams: from 2 to {SEED_MAX}.")
+
+
+def _check_window(opens: datetime | None, closes: datetime | None) -> None:
+    if opens is not None and closes is not None and closes <= opens:
+        raise invalid("registration_closes_at", "registration must close after it opens.")
 
 
 UPDATABLE = {
@@ -256,9 +268,7 @@ def tournament_update(
         if name in changes:
             setattr(tournament, name, changes[name])
     check_match_format(tournament.match_format, tournament.match_games)
-    opens, closes = tournament.registration_opens_at, tournament.registration_closes_at
-    if opens is not None and closes is not None and closes <= opens:
-        raise invalid("registration_closes_at", "registration must close after it opens.")
+    _check_window(tournament.registration_opens_at, tournament.registration_closes_at)
     if tournament.ends_on < tournament.starts_on:
         raise invalid("ends_on", "the tournament cannot end before it starts.")
     tournament.version += 1
