@@ -993,3 +993,9 @@ def team_registrations_waiting(tournament: Tournament, user: Viewer) -> list[Tea
         tournament=tournament, status=TeamRegistration.Status.PENDING
     )
     return list(waiting)
+
+
+def team_registrations_pending(tournament: Tournament) -> list[TeamRegistration]:
+    """The registrations of ``tournament`` waiting for a partner, first made first."""
+    waiting = tournament.team_registrations.filter(status=TeamRegistration.Status.PENDING)
+    return list(waiting.select_related("requested_by", "partner").order_by("created_at", "pk"))

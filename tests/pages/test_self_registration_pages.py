@@ -187,3 +187,27 @@ def test_the_director_sets_the_window_and_cap(client):
     assert "close after it opens" in error
     client.force_login(UserFactory())
     assert client.post(url, {"self_registration": "on"}).status_code == 403
+
+
+def test_the_directors_day_lists_the_registrations_waiting_for_a_partner(
+    client, django_assert_max_num_queries
+):
+    tournament = open_tournament()
+    client.force_login(tournament.organiser)
+    day = reverse("tournaments:director-day", args=[tournament.slug])
+    with django_assert_max_num_queries(40) as few:
+        assert 'id="registrations-pending"' not in client.get(day).content.decode()
+    for n in range(4):
+        team_registration_create(
+            tournament_id=tournament.pk,
+            actor=UserFactory(username=f"angus{n}"),
+            partner=UserFactory(username=f"flora{n}").username,
+            team_name=f"Bait {n}" if n else "",
+        )
+    with django_assert_max_num_queries(len(few.captured_queries) + 1):
+        page = client.get(day).content.decode()
+    pending = page.split('id="registrations-pending"', 1)[1].split("</ul>", 1)[0]
+    assert pending.count("<li>") == 4
+    assert "angus0 &amp; flora0" in pending
+    assert "Bait 3: angus3 &amp; flora3" in pending
+    assert "Waiting for partners to confirm (4)" in page

@@ -68,7 +68,16 @@ def day_page(
     return render(
         request,
         "tournaments/director.html",
-        {**context, "reopen_error": reopen_error, "registration_form": registration_form},
+        {
+            **context,
+            "reopen_error": reopen_error,
+            "registration_form": registration_form,
+            "registrations_pending": (
+                selectors.team_registrations_pending(tournament)
+                if tournament.self_registration and registration_form is not None
+                else []
+            ),
+        },
         status=status,
     )
 
