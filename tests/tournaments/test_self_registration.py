@@ -319,3 +319,13 @@ def test_the_director_sets_the_window() -> None:
             changes={"registration_closes_at": NOW - HOUR},
         )
     assert "registration_closes_at" in refused.value.fields
+
+
+def test_the_admin_lists_registrations_and_changes_none(client: Any) -> None:
+    tournament = open_tournament()
+    register(tournament, UserFactory(username="angus"), UserFactory(username="flora"))
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    listed = client.get("/admin/tournaments/teamregistration/")
+    assert listed.status_code == 200
+    assert "angus" in listed.content.decode()
+    assert client.get("/admin/tournaments/teamregistration/add/").status_code == 403

@@ -2,6 +2,6 @@
 
 One module a model family; importing them registers their admins."""
 
-from tournaments.admin import derived, entries, matches, stages, tournaments
+from tournaments.admin import derived, entries, matches, registrations, stages, tournaments
 
-__all__ = ["derived", "entries", "matches", "stages", "tournaments"]
+__all__ = ["derived", "entries", "matches", "registrations", "stages", "tournaments"]
