@@ -53,9 +53,18 @@ def test_a_closed_window_shows_no_form(client):
 
 
 def test_a_tournament_without_self_registration_shows_nothing_of_it(client):
-    open_tournament(self_registration=False)
+    tournament = open_tournament(self_registration=False)
     client.force_login(UserFactory())
     assert 'id="register"' not in client.get(DETAIL).content.decode()
+    # a form posted all the same is told why
+    refused = client.post(REGISTER, {"partner": "flora"})
+    assert refused.status_code == 409
+    assert "its directors register them" in refused.content.decode()
+    Tournament.objects.filter(pk=tournament.pk).update(
+        self_registration=True, status=Tournament.Status.RUNNING
+    )
+    refused = client.post(REGISTER, {"partner": "flora"})
+    assert "play has started" in refused.content.decode()
 
 
 def test_a_refusal_is_shown_next_to_the_partner_field(client):

@@ -75,7 +75,7 @@ def _self_registration(
 ) -> dict[str, Any]:
     """What the page shows of teams registering themselves (nothing if they do not)."""
     if not tournament.self_registration:
-        return {}
+        return {"registration_form": form} if form is not None else {}
     waiting = selectors.team_registrations_waiting(tournament, request.user)
     is_open = services.registration_is_open(tournament)
     if form is None and is_open and request.user.is_authenticated and not waiting:
