@@ -28,18 +28,36 @@ Publishing never fails the write it follows: the message is sent once the transa
 committed, and a channel layer that cannot be reached (Redis down) is logged and skipped;
 pages catch up on their next poll or reconnect. With no channel layer configured nothing is
 sent. The layer is in-memory in one process by default, Redis (``REDIS_URL``) across processes.
+
+Code that is not itself asynchronous (a view under gunicorn, a task, a consumer's database
+thread) sends to Redis through one event loop per process, in a daemon thread of its own, with
+a channel layer of its own that only that loop uses (so its connection to Redis lasts from one
+message to the next, and no other event loop ever touches it). ``async_to_sync`` would start a
+thread and an event loop, and connect to Redis, for every message: about 2.5 ms of CPU each,
+and the process's C heap grew with every one (``benchmarks/memory_curve.py``). The in-memory
+layer, whose queues belong to the event loop of the process's server, is still sent to with
+``async_to_sync`` on the shared instance: another instance would reach nobody.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels import DEFAULT_CHANNEL_LAYER
+from channels.layers import (
+    BaseChannelLayer,
+    InMemoryChannelLayer,
+    channel_layers,
+    get_channel_layer,
+)
 from django.db import transaction
 
 if TYPE_CHECKING:
@@ -120,11 +138,64 @@ def publish_now(topic_name: str, key: object, **details: Any) -> None:
     _send(group_name(topic_name, key), _message(topic_name, key, details))
 
 
+#: Seconds a message may take to reach the layer before it is given up (and logged).
+SEND_TIMEOUT = 2.0
+
+
+class _Sender:
+    """An event loop in a daemon thread, one per process (made again in a forked child, which
+    does not inherit its parent's thread), and the channel layer only that loop uses: made
+    from the same settings as the shared one, again whenever the shared one is replaced (the
+    settings changed)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pid = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._shared: BaseChannelLayer | None = None
+        self._own: BaseChannelLayer | None = None
+
+    def send(self, shared: BaseChannelLayer, group: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to ``group`` through the loop's own layer and wait for it, at most
+        :data:`SEND_TIMEOUT` seconds."""
+        loop, layer = self._ready(shared)
+        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop)
+        try:
+            future.result(SEND_TIMEOUT)
+        except BaseException:
+            future.cancel()  # a message given up is not sent later
+            raise
+
+    def _ready(
+        self, shared: BaseChannelLayer
+    ) -> tuple[asyncio.AbstractEventLoop, BaseChannelLayer]:
+        with self._lock:
+            loop, own = self._loop, self._own
+            if loop is None or self._pid != os.getpid():
+                loop = asyncio.new_event_loop()
+                threading.Thread(target=loop.run_forever, name="live-updates", daemon=True).start()
+                # A parent's layer is left alone: its connections are the parent's.
+                own = None
+            elif own is not None and self._shared is not shared and hasattr(own, "close_pools"):
+                # The settings changed: the old Redis layer's connections are closed.
+                asyncio.run_coroutine_threadsafe(own.close_pools(), loop)
+            if own is None or self._shared is not shared:
+                own = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
+            self._loop, self._pid, self._shared, self._own = loop, os.getpid(), shared, own
+            return loop, own
+
+
+_sender = _Sender()
+
+
 def _send(group: str, message: dict[str, Any]) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
-        async_to_sync(layer.group_send)(group, message)
+        if isinstance(layer, InMemoryChannelLayer):
+            async_to_sync(layer.group_send)(group, message)
+        else:
+            _sender.send(layer, group, message)
     except Exception:  # a layer that cannot be reached never fails a write that has committed
         log.warning("live update to %s not sent", group, exc_info=True)

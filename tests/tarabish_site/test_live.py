@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import os
 import socket
+import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.test import override_settings
@@ -17,6 +23,7 @@ from django.utils.module_loading import import_string
 from tarabish_site import live
 from tarabish_site.live.consumers import NOT_FOUND
 from tests.scoring.factories import GameFactory, UserFactory
+from tests.tarabish_site.live_layers import RecordingLayer
 from tests.tournaments.factories import TournamentFactory
 from tests.websockets import connect
 
@@ -168,3 +175,78 @@ def test_a_layer_that_hangs_is_given_up_on_and_never_fails_the_write(
         waited = time.monotonic() - started
     assert "live update to live.game.1 not sent" in caplog.text
     assert waited < 5
+
+
+@pytest.fixture
+def recording() -> Iterator[type[RecordingLayer]]:
+    RecordingLayer.sent.clear()
+    layers = {"default": {"BACKEND": "tests.tarabish_site.live_layers.RecordingLayer"}}
+    with override_settings(CHANNEL_LAYERS=layers):
+        yield RecordingLayer
+    RecordingLayer.delay = 0.0
+
+
+def test_messages_go_through_one_event_loop_a_process(
+    recording: type[RecordingLayer], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for key in (1, 2, 3):
+        live.publish(live.GAME, key)
+    assert [sent.group for sent in recording.sent] == [f"live.game.{n}" for n in (1, 2, 3)]
+    assert len({id(sent.loop) for sent in recording.sent}) == 1
+    assert len({sent.thread for sent in recording.sent}) == 1
+    assert recording.sent[0].thread is not threading.current_thread()
+    # A forked child (another process id) does not have its parent's thread: it makes its own.
+    monkeypatch.setattr(os, "getpid", lambda: -1)
+    live.publish(live.GAME, 4)
+    assert recording.sent[-1].loop is not recording.sent[0].loop
+    assert recording.sent[-1].layer is not recording.sent[0].layer
+
+
+def test_the_loop_sends_through_a_layer_no_other_loop_uses(
+    recording: type[RecordingLayer],
+) -> None:
+    live.publish(live.GAME, 1)
+    live.publish(live.GAME, 2)
+    first, second = recording.sent
+    assert first.layer is second.layer  # kept from one message to the next
+    assert first.layer is not get_channel_layer()  # not the one the consumers' loop uses
+    # New settings, a new shared layer: the loop makes a layer of its own again from them.
+    layers = {"default": {"BACKEND": "tests.tarabish_site.live_layers.RecordingLayer"}}
+    with override_settings(CHANNEL_LAYERS=layers):
+        live.publish(live.GAME, 3)
+    assert recording.sent[-1].layer is not first.layer
+    assert recording.sent[-1].loop is first.loop
+
+
+@override_settings(CHANNEL_LAYERS={"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}})
+def test_the_in_memory_layer_is_sent_to_as_it_is_shared() -> None:
+    # Its groups and queues live in the one instance: another would reach nobody.
+    layer = get_channel_layer()
+    assert isinstance(layer, InMemoryChannelLayer)
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)("live.game.5", channel)
+    live.publish(live.GAME, 5, hand=2)
+
+    async def received() -> dict[str, Any]:
+        return await asyncio.wait_for(layer.receive(channel), timeout=1)
+
+    assert async_to_sync(received)() == {
+        "type": "live.changed",
+        "topic": "game",
+        "key": "5",
+        "details": {"hand": 2},
+    }
+
+
+def test_a_layer_too_slow_to_answer_is_given_up(
+    recording: type[RecordingLayer],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    recording.delay = 5.0
+    monkeypatch.setattr(live, "SEND_TIMEOUT", 0.05)
+    with caplog.at_level(logging.WARNING, logger="tarabish_site.live"):
+        live.publish(live.GAME, 1)
+    assert "live update to live.game.1 not sent" in caplog.text
+    time.sleep(0.1)
+    assert recording.sent == []  # given up, not sent later
