@@ -220,3 +220,12 @@ def test_the_directors_day_lists_the_registrations_waiting_for_a_partner(
     assert "angus0 &amp; flora0" in pending
     assert "Bait 3: angus3 &amp; flora3" in pending
     assert "Waiting for partners to confirm (4)" in page
+
+
+def test_the_list_of_tournaments_leads_to_the_form(client):
+    open_tournament()
+    open_tournament(slug="closed-shop", self_registration=False)
+    open_tournament(slug="under-way", status=Tournament.Status.RUNNING)
+    page = client.get(reverse("tournaments:tournament-list")).content.decode()
+    assert page.count(">Register a team</a>") == 1
+    assert f'href="{DETAIL}#register"' in page
