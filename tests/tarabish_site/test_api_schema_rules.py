@@ -218,3 +218,19 @@ def test_if_match_is_required_wherever_going_without_it_is_428(schema: dict[str,
         assert if_match is not None, (path, method)
         if not if_match.get("required"):
             assert "`*`" in operation["responses"]["428"]["description"], (path, method)
+
+
+#: The only writes that read their query: an import names the tournament it makes.
+WRITES_WITH_A_QUERY = {("/api/v1/tournaments/import/", "post")}
+
+
+def test_a_write_declares_no_list_filters_it_would_ignore(schema: dict[str, Any]) -> None:
+    """A POST answering a list (the seeds) is not a list view: filters declared there would be
+    accepted and ignored."""
+    found = {
+        (path, method)
+        for path, method, operation in _operations(schema)
+        if method in ("post", "put", "patch", "delete")
+        and any(p.get("in") == "query" for p in operation.get("parameters", []))
+    }
+    assert found == WRITES_WITH_A_QUERY

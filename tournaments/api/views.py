@@ -583,8 +583,14 @@ class EntryViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiView
         responses={200: EntrySerializer(many=True), **error_responses(400, 401, 403, 404, 409)},
     )
     @idempotent
-    # The answer is every seeded entry, whole: not a page.
-    @action(detail=False, methods=["post"], url_path="seeds", pagination_class=None)
+    # The answer is every seeded entry, whole: not a page, and not filtered.
+    @action(
+        detail=False,
+        methods=["post"],
+        url_path="seeds",
+        pagination_class=None,
+        filter_backends=[],
+    )
     def seeds(self, request: Request, tournament_slug: str) -> Response:
         tournament = _tournament(request, tournament_slug)
         serializer = SeedSerializer(data=request.data)
