@@ -91,7 +91,11 @@ def _drag_and_reload(page: Any, played: Played) -> None:
     played.dragged = True
     page.reload()
     page.wait_for_selector("#play[data-phase='playing']")
-    page.wait_for_function(f"document.querySelectorAll('#hand .card').length === {len(after)}")
+    # A function, not an expression: Playwright evaluates an expression again at every poll,
+    # and the page's Content-Security-Policy refuses that eval once polling is needed.
+    page.wait_for_function(
+        "n => document.querySelectorAll('#hand .card').length === n", arg=len(after)
+    )
     assert _cards(page) == after
     played.reloaded = True
 
@@ -138,7 +142,9 @@ def _play_game(page: Any) -> Played:
         elif page.locator("#hand .card.legal").count():
             dimmed = page.locator("#hand .card.dimmed")
             if not played.dimmed_tapped and dimmed.count() and _tap(dimmed.first):
-                page.wait_for_function("document.getElementById('why').textContent.length > 0")
+                page.wait_for_function(
+                    "() => document.getElementById('why').textContent.length > 0"
+                )
                 assert "must" in page.inner_text("#why")
                 played.dimmed_tapped = True
             _tap(page.locator("#hand .card.legal").first)
