@@ -88,7 +88,7 @@ def mask_of(cards: Iterable[Card]) -> int:
     """The mask of some cards."""
     m = 0
     for c in cards:
-        m |= 1 << c.index
+        m |= BIT[c.index]
     return m
 
 

@@ -58,15 +58,17 @@ class Suit(enum.Enum):
     HEARTS = "H"
     SPADES = "S"
 
+    #: 0..3 in the order clubs, diamonds, hearts, spades (a plain attribute: the rules read
+    #: it for every card).
+    index: int
+
+    def __init__(self, letter: str) -> None:
+        self.index = "CDHS".index(letter)
+
     @property
     def symbol(self) -> str:
         """The suit symbol, e.g. ``♥``."""
         return _SYMBOLS[self]
-
-    @property
-    def index(self) -> int:
-        """0..3 in the order clubs, diamonds, hearts, spades."""
-        return _SUIT_INDEX_BY_LETTER[self._value_]
 
     @property
     def label(self) -> str:
@@ -78,8 +80,6 @@ class Suit(enum.Enum):
 
 
 _SYMBOLS = {Suit.CLUBS: "♣", Suit.DIAMONDS: "♦", Suit.HEARTS: "♥", Suit.SPADES: "♠"}
-_SUIT_INDEX = {suit: i for i, suit in enumerate(Suit)}
-_SUIT_INDEX_BY_LETTER = {suit.value: i for i, suit in enumerate(Suit)}
 SUITS: tuple[Suit, ...] = tuple(Suit)
 
 
@@ -165,12 +165,20 @@ def plain_strength(rank: Rank) -> int:
     return _PLAIN_STRENGTH[rank]
 
 
+#: The one card of each index, made when first asked for (see :class:`Card`).
+_CARDS: list[Card | None] = [None] * 36
+
+
 @dataclass(frozen=True, eq=False, slots=True)
 class Card:
     """One card. Ordered by suit (clubs, diamonds, hearts, spades) then natural rank.
 
-    >>> Card(Rank.KING, Suit.SPADES) == parse_card("KS")
-    True
+    There is one card of each rank and suit: ``Card(rank, suit)`` answers the card of
+    :data:`DECK`, so equal cards are the same object, and comparing them or finding one in a
+    list runs no Python code.
+
+    >>> Card(Rank.KING, Suit.SPADES) == parse_card("KS"), Card(Rank.KING, Suit.SPADES) is DECK[34]
+    (True, True)
     >>> sorted(parse_cards("AS 6C 10H"))
     [Card(rank=Rank.SIX, suit=Suit.CLUBS), Card(rank=Rank.TEN, suit=Suit.HEARTS), Card(rank=Rank.ACE, suit=Suit.SPADES)]
     """  # noqa: E501
@@ -180,21 +188,23 @@ class Card:
     #: 0..35: suit index * 9 + (rank - 6); the position in :data:`DECK`.
     index: int = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.rank, Rank) or not isinstance(self.suit, Suit):
+    def __new__(cls, rank: Rank, suit: Suit) -> Card:
+        if not isinstance(rank, Rank) or not isinstance(suit, Suit):
             raise InvalidEntry(
-                f"a card needs a rank and a suit, not {self.rank!r} and {self.suit!r}",
+                f"a card needs a rank and a suit, not {rank!r} and {suit!r}",
                 code="bad_card",
             )
-        object.__setattr__(self, "index", _SUIT_INDEX[self.suit] * 9 + int(self.rank) - 6)
+        index = suit.index * 9 + int(rank) - 6
+        card = _CARDS[index]
+        if card is None:
+            card = object.__new__(cls)
+            object.__setattr__(card, "index", index)
+            _CARDS[index] = card
+        return card
 
     def __str__(self) -> str:
-        return _RANK_TEXT[self.rank] + self.suit.value
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Card):
-            return self.index == other.index
-        return NotImplemented
+        letter: str = self.suit.value
+        return _RANK_TEXT[self.rank] + letter
 
     def __hash__(self) -> int:
         return self.index
@@ -284,7 +294,7 @@ def parse_card(text: str, *, field: str | None = None) -> Card:
             rank = _RANK_WORDS.get(cleaned[:cut])
             suit = _SUIT_WORDS.get(cleaned[cut:])
             if rank is not None and suit is not None:
-                return DECK[_SUIT_INDEX[suit] * 9 + int(rank) - 6]
+                return DECK[suit.index * 9 + int(rank) - 6]
     raise InvalidEntry(
         f"{text!r} is not a card: a card is a rank 6 7 8 9 10 J Q K A then a suit C D H S,"
         " like 10H or JS",
