@@ -55,15 +55,17 @@ class MisplayRule(enum.StrEnum):
 
 
 def _trick_ctx(trick: Sequence[Card], t: int) -> tuple[int, int]:
-    led = -1
+    """(the suit led or -1, the index of the best trump on the trick or -1)."""
+    if not trick:
+        return -1, -1
     top = -1
-    for pos, c in enumerate(trick):
-        i = c.index
-        if pos == 0:
-            led = i // 9
-        if i // 9 == t and (top < 0 or _bits.BIT[i] & _bits.ABOVE[top]):
-            top = i
-    return led, top
+    if t < 4:
+        above = _bits.ABOVE
+        for c in trick:
+            i = c.index
+            if i // 9 == t and (top < 0 or above[top] >> i & 1):
+                top = i
+    return trick[0].index // 9, top
 
 
 def legal_plays(
@@ -81,13 +83,34 @@ def legal_plays(
     """
     if not trick:
         return tuple(hand)  # the lead: any card
-    t = _bits.trump_index(trump)
-    led, top = _trick_ctx(trick, t)
-    held = _bits.mask_of(hand)
-    m = _bits.legal_mask(held, led, top, t)
-    if m == held:
-        return tuple(hand)  # no card is ruled out (often so): no card to look at again
-    return tuple(c for c in hand if m >> c.index & 1)
+    # One look at each card, no bit-set: most plays are answered by the suit alone.
+    led = trick[0].suit
+    follow = [c for c in hand if c.suit is led]
+    if follow:
+        if led is not trump:
+            return tuple(follow)
+        must = follow  # trump led: beat the trumps on the trick if one can
+    elif trump is None:
+        return tuple(hand)
+    else:
+        must = [c for c in hand if c.suit is trump]
+        if not must:
+            return tuple(hand)  # neither the suit led nor a trump: any card
+    top = _top_trump(trick, trump)
+    if top < 0:
+        return tuple(must)
+    strength = _bits.TRUMP_STRENGTH
+    return tuple([c for c in must if strength[c.index] > top] or must)
+
+
+def _top_trump(trick: Sequence[Card], trump: Suit) -> int:
+    """The trump strength (0..8) of the best trump on the trick, -1 when there is none."""
+    strength = _bits.TRUMP_STRENGTH
+    top = -1
+    for c in trick:
+        if c.suit is trump and strength[c.index] > top:
+            top = strength[c.index]
+    return top
 
 
 def broken_rule(
@@ -170,6 +193,13 @@ def trick_winner(trick: Sequence[Card], trump: Suit | None, *, leader: int) -> i
     >>> trick_winner(parse_cards("KD AD 6C AS"), None, leader=2)
     3
     """
-    t = _bits.trump_index(trump)
-    _, _, pos, _ = _bits.trick_state((c.index for c in trick), t)
+    pos = -1
+    if trick:
+        t = 4 if trump is None else trump.index
+        keys = _bits.WIN_KEY[t * 4 + trick[0].index // 9]
+        best = -2
+        for p, c in enumerate(trick):
+            k = keys[c.index]
+            if k > best:
+                best, pos = k, p
     return (leader + pos) % 4
