@@ -18,11 +18,11 @@ scoring.engine.errors.InvalidEntry: a cut must leave at least 4 cards in each pa
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from scoring.engine import _parse
+from scoring.engine import _bits, _parse
 from scoring.engine.cards import (
     DECK,
     SEATS,
@@ -52,11 +52,14 @@ __all__ = [
 def check_deck(cards: Sequence[Card], field: str = "deck") -> tuple[Card, ...]:
     """An explicit deck order: exactly the 36 cards, each once."""
     cards = tuple(cards)
-    if len(cards) == 36 and all(isinstance(c, Card) for c in cards):
+    if len(cards) == 36:
+        bit = _bits.BIT
         m = 0
         for c in cards:
-            m |= 1 << c.index
-        if m == (1 << 36) - 1:
+            if not isinstance(c, Card):
+                break
+            m |= bit[c.index]
+        if m == _bits.ALL:
             return cards
     if len(cards) != 36:
         raise InvalidEntry(f"a deck has 36 cards, not {len(cards)}", code="bad_deck", field=field)
@@ -81,8 +84,39 @@ def shuffled_deck(rng: random.Random | int) -> tuple[Card, ...]:
     if not isinstance(rng, random.Random):
         rng = random.Random(rng)  # noqa: S311 - card games, not secrets
     order = list(DECK)
-    rng.shuffle(order)
+    if type(rng) is random.Random and _FISHER_YATES_IS_STDLIB:
+        _fisher_yates(order, rng.getrandbits)
+    else:
+        rng.shuffle(order)
     return tuple(order)
+
+
+_BIT_LENGTH = tuple(n.bit_length() for n in range(37))
+
+
+def _fisher_yates(order: list[Card], getrandbits: Callable[[int], int]) -> None:
+    """Shuffle in place by the steps and draws of :meth:`random.Random.shuffle` (so the same
+    deck for the same seed), without a Python call for every card."""
+    for i in range(len(order) - 1, 0, -1):
+        k = _BIT_LENGTH[i + 1]
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        order[i], order[j] = order[j], order[i]
+
+
+def _same_as_stdlib() -> bool:
+    """Whether :func:`_fisher_yates` shuffles as this Python's :mod:`random` does."""
+    for seed in range(8):
+        ours, theirs = list(DECK), list(DECK)
+        _fisher_yates(ours, random.Random(seed).getrandbits)  # noqa: S311
+        random.Random(seed).shuffle(theirs)  # noqa: S311
+        if ours != theirs:
+            return False
+    return True
+
+
+_FISHER_YATES_IS_STDLIB = _same_as_stdlib()
 
 
 def cut(deck: Sequence[Card], at: int) -> tuple[Card, ...]:
@@ -149,11 +183,19 @@ def deal(deck: Sequence[Card], dealer: int) -> Deal:
     """
     deck = check_deck(deck)
     _parse.seat(dealer, "dealer")
-    hands: list[list[Card]] = [[], [], [], []]
-    for packet in range(12):
-        seat = (dealer + 1 + packet) % 4
-        hands[seat].extend(deck[3 * packet : 3 * packet + 3])
-    return Deal(tuple(tuple(h) for h in hands))
+    first = (-dealer - 1) % 4  # the packet dealt first to seat 0
+    hands = tuple(_packets(deck, (first + seat) % 4) for seat in SEATS)
+    # The deck was checked: the deal is the same 36 cards, so it is not checked again.
+    checked = object.__new__(Deal)
+    object.__setattr__(checked, "hands", hands)
+    return checked
+
+
+def _packets(deck: tuple[Card, ...], first: int) -> tuple[Card, ...]:
+    """The cards of the seat dealt packets ``first``, ``first + 4`` and ``first + 8`` (three
+    cards each) of the deck."""
+    b = 3 * first
+    return deck[b : b + 3] + deck[b + 12 : b + 15] + deck[b + 24 : b + 27]
 
 
 @dataclass(frozen=True, slots=True)
