@@ -426,8 +426,9 @@ def won_card_points(comp: Compiled) -> tuple[int, int]:
     """Card points won in complete tricks, +10 for the ninth trick's winner."""
     pts = [0, 0]
     table = _bits.POINTS[comp.trump]
-    for (_, cards), win in zip(comp.tricks, comp.winners, strict=False):
-        pts[win & 1] += sum(table[i] for i in cards)
+    # Only complete tricks have a winner: the cards zipped with one are four.
+    for (_, (a, b, c, d)), win in zip(comp.tricks, comp.winners, strict=False):
+        pts[win & 1] += table[a] + table[b] + table[c] + table[d]
     if len(comp.winners) == 9:
         pts[comp.winners[8] & 1] += 10
     return pts[0], pts[1]
@@ -462,7 +463,7 @@ def score_tricks(ruleset: Ruleset, record: TrickRecord) -> HandResult:
             "trump",
             "no_trump_not_allowed",
         )
-    if record.thrown_in_by is None and not record.complete:
+    if record.thrown_in_by is None and len(comp.winners) != 9:  # not nine full tricks
         raise _bad(
             f"the record has {len(comp.winners)} complete tricks: a hand that was not "
             "thrown in has nine",

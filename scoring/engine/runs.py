@@ -192,7 +192,8 @@ class RunShown:
 
     @property
     def run(self) -> Run:
-        return Run(self.kind, self.suit, self.top)
+        fifty = self.kind is RunKind.FIFTY
+        return _RUN_OF[fifty][self.suit.index][int(self.top) - (9 if fifty else 8)]
 
     @property
     def points(self) -> int:
@@ -227,9 +228,17 @@ class RunShown:
         return cls(seat, run.kind, run.suit, run.top)
 
 
+#: ``_RUN_OF[kind is FIFTY][suit index][top - lowest top of the kind]``: every run there is,
+#: made once (a run is a value).
+_RUN_OF: tuple[tuple[tuple[Run, ...], ...], ...] = tuple(
+    tuple(tuple(Run(kind, suit, Rank(top)) for top in range(5 + kind.length, 15)) for suit in Suit)
+    for kind in (RunKind.TWENTY, RunKind.FIFTY)
+)
+
+
 def _run_of(length: int, top: int, suit: int) -> Run:
-    kind = RunKind.FIFTY if length == 4 else RunKind.TWENTY
-    return Run(kind, DECK[suit * 9].suit, Rank(top + 6))
+    """The run of ``length`` cards in suit index ``suit`` to rank ``top`` (0 six .. 8 ace)."""
+    return _RUN_OF[length == 4][suit][top + 1 - length]
 
 
 def find_runs(cards: Iterable[Card]) -> tuple[Run, ...]:
@@ -339,13 +348,13 @@ def runs_counted(
     """
     if not shown:
         return RunsCounted(None, ())
-    best_by_seat: dict[int, tuple[int, int, int]] = {}
+    # Each seat's best run as one number ordered as Run.key: length, then top, then trump.
+    best_by_seat = [-1, -1, -1, -1]
     for r in shown:
-        k = r.run.key(trump)
-        if r.seat not in best_by_seat or k > best_by_seat[r.seat]:
-            best_by_seat[r.seat] = k
-    top = max(best_by_seat.values())
-    leaders = [s for s, k in best_by_seat.items() if k == top]
+        k = (4 if r.kind is RunKind.FIFTY else 3) * 64 + int(r.top) * 2 + (r.suit is trump)
+        best_by_seat[r.seat] = max(best_by_seat[r.seat], k)
+    top = max(best_by_seat)
+    leaders = [s for s in SEATS if best_by_seat[s] == top]
     if len(leaders) > 1:
         return RunsCounted(None, ())
     seat = leaders[0]

@@ -44,7 +44,7 @@ from scoring.engine.ruleset import Ruleset
 from scoring.engine.runs import (
     Run,
     RunCount,
-    RunKind,  # noqa: F401  (used by the doctests)
+    RunKind,
     RunShown,
     check_run_count,
     run_counts_counted,
@@ -591,7 +591,7 @@ def settle(
         counted_by, counted = runs_counted(runs, trump, for_team=ruleset.runs_count_for_team)
         rp = [0, 0]
         for r in counted:
-            rp[team_of(r.seat)] += r.points
+            rp[r.seat & 1] += 50 if r.kind is RunKind.FIFTY else 20  # the team of the seat
         runs_pts = (rp[0], rp[1])
     else:
         runs_pts = run_points

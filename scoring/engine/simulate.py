@@ -485,7 +485,7 @@ def _result(
     counted: tuple[Run, ...] = ()
     if run_seat >= 0:
         seats = (run_seat, run_seat ^ 2) if ruleset.runs_count_for_team else (run_seat,)
-        counted = tuple(Run(r.kind, r.suit, r.top) for r in shown if r.seat in seats)
+        counted = tuple([r.run for r in shown if r.seat in seats])
     return HandResult(
         _OUTCOMES[test],
         dealer,
