@@ -162,7 +162,13 @@ def _bad(msg: str, field: str | None, code: str = "impossible_record") -> Imposs
 
 
 def _deal_masks(hands: tuple[tuple[Card, ...], ...]) -> tuple[int, ...]:
-    masks = tuple(_bits.mask_of(h) for h in hands)
+    bit = _bits.BIT
+    masks: list[int] = []
+    for h in hands:
+        m = 0
+        for c in h:
+            m |= bit[c.index]
+        masks.append(m)
     ok = (
         len(hands) == 4
         and all(len(h) == 9 for h in hands)
@@ -174,7 +180,7 @@ def _deal_masks(hands: tuple[tuple[Card, ...], ...]) -> tuple[int, ...]:
         except InvalidEntry as exc:
             raise _bad(str(exc), "hands", "bad_deal") from None
         raise _bad("a deal is four hands of nine different cards", "hands", "bad_deal")
-    return masks
+    return tuple(masks)
 
 
 def compile_record(rec: TrickRecord, *, judging: bool = False) -> Compiled:
@@ -183,32 +189,67 @@ def compile_record(rec: TrickRecord, *, judging: bool = False) -> Compiled:
     ``judging``: the record is read to judge a misplay, which does not need the caller, so a
     record with tricks and no caller is one whose caller was not noted rather than one where
     everybody passed."""
-    dealer = rec.dealer
-    if dealer not in SEATS:
-        raise _bad(f"dealer must be a seat 0 to 3, not {dealer!r}", "dealer", "bad_seat")
+    _check_seats_and_call(rec, judging=judging)
+    t = 4 if rec.trump is None else rec.trump.index
+    hand_masks = None if rec.hands is None else _deal_masks(rec.hands)
+    played = _Played.of(rec.tricks, (rec.dealer + 1) % 4, t)
+    if rec.leaders is not None:
+        _check_leaders(rec.leaders, played.tricks)
+    _check_each_card_once_and_held(rec.tricks, played, hand_masks)
+    if rec.runs or rec.bella_seat is not None:
+        _check_runs_and_bella(rec, played.seen, played.plays, hand_masks)
+    _check_throw_in(rec.thrown_in_by, played.n_cards)
+    return Compiled(t, tuple(played.tricks), played.winners, hand_masks, played.plays)
+
+
+def _check_seats_and_call(rec: TrickRecord, *, judging: bool) -> None:
+    """The dealer and caller are seats; nine tricks at most; no trump and no tricks without a
+    caller (unless judging a misplay, where the caller may not have been noted)."""
+    if rec.dealer not in SEATS:
+        raise _bad(f"dealer must be a seat 0 to 3, not {rec.dealer!r}", "dealer", "bad_seat")
     if rec.caller is not None and rec.caller not in SEATS:
         raise _bad(f"caller must be a seat 0 to 3, not {rec.caller!r}", "caller", "bad_seat")
-    trump = rec.trump
-    t = 4 if trump is None else trump.index
-    tricks = rec.tricks
-    if rec.caller is None and not judging and (tricks or trump is not None):
+    if rec.caller is None and not judging and (rec.tricks or rec.trump is not None):
         raise _bad("a hand with no caller has no trump and no tricks", "caller")
-    ntr = len(tricks)
-    if ntr > 9:
-        raise _bad(f"a hand has nine tricks, not {ntr}", "tricks", "too_many_tricks")
-    hand_masks = None if rec.hands is None else _deal_masks(rec.hands)
-    bit = _bits.BIT
-    keys_of = _bits.WIN_KEY[t * 4 : t * 4 + 4]
-    count = 0
-    seen = 0
-    leader = (dealer + 1) % 4
-    out: list[tuple[int, tuple[int, ...]]] = []
-    winners: list[int] = []
-    plays: list[list[int]] = [[], [], [], []]
-    add = [p.append for p in plays]
-    for k in range(ntr):
-        trick = tricks[k]
-        if len(trick) == 4:
+    if len(rec.tricks) > 9:
+        raise _bad(f"a hand has nine tricks, not {len(rec.tricks)}", "tricks", "too_many_tricks")
+
+
+class _Played(NamedTuple):
+    """The tricks of a record as card indices, with who led and won each."""
+
+    #: Per trick: (leader, card indices in play order).
+    tricks: list[tuple[int, tuple[int, ...]]]
+    #: Winner of each complete trick.
+    winners: list[int]
+    #: ``plays[seat][n]``: the card index that seat played at trick ``n``.
+    plays: list[list[int]]
+    #: Every card played, as a mask, and how many cards were played.
+    seen: int
+    n_cards: int
+
+    @classmethod
+    def of(cls, tricks: tuple[tuple[Card, ...], ...], leader: int, t: int) -> _Played:
+        """Follow the tricks from the first ``leader``: each winner leads the next. Only the
+        last trick may have fewer than four cards."""
+        bit = _bits.BIT
+        keys_of = _bits.WIN_KEY[t * 4 : t * 4 + 4]
+        count = 0
+        seen = 0
+        out: list[tuple[int, tuple[int, ...]]] = []
+        winners: list[int] = []
+        plays: list[list[int]] = [[], [], [], []]
+        add = [p.append for p in plays]
+        last = len(tricks) - 1
+        for k, trick in enumerate(tricks):
+            if len(trick) != 4:
+                idx = _partial_trick(trick, k, last)
+                for p, i in enumerate(idx):
+                    seen |= bit[i]
+                    add[(leader + p) & 3](i)
+                out.append((leader, idx))
+                count += len(idx)
+                continue
             c0, c1, c2, c3 = trick
             a, b, c, d = c0.index, c1.index, c2.index, c3.index
             seen |= bit[a] | bit[b] | bit[c] | bit[d]
@@ -229,64 +270,73 @@ def compile_record(rec: TrickRecord, *, judging: bool = False) -> Compiled:
             out.append((leader, (a, b, c, d)))
             leader = win
             count += 4
-            continue
-        n = len(trick)
-        if n == 0 or n > 4:
-            raise _bad(
-                f"trick {k + 1} has {n} cards: a trick has one card from each player",
-                f"tricks.{k}",
-                "bad_trick",
-            )
-        if k != ntr - 1:
-            raise _bad(
-                f"trick {k + 1} has only {n} cards but a later trick was played",
-                f"tricks.{k}",
-                "bad_trick",
-            )
-        idx = tuple([x.index for x in trick])
-        for p in range(n):
-            seen |= bit[idx[p]]
-            add[(leader + p) & 3](idx[p])
-        out.append((leader, idx))
-        count += n
-    if rec.leaders is not None:
-        for k, (lead, _) in enumerate(out[: len(rec.leaders)]):
-            if rec.leaders[k] != lead:
-                why = "leads the first trick" if k == 0 else f"won trick {k}"
-                raise _bad(
-                    f"trick {k + 1} was led by seat {rec.leaders[k]} out of turn: seat {lead} "
-                    f"{why} and leads trick {k + 1}",
-                    f"leaders.{k}",
-                    "wrong_leader",
-                )
-    played = [0, 0, 0, 0]
-    if hand_masks is not None:
-        played = [_mask(p) for p in plays]
-    if seen.bit_count() != count or (
-        hand_masks is not None
-        and (
-            played[0] & ~hand_masks[0]
-            or played[1] & ~hand_masks[1]
-            or played[2] & ~hand_masks[2]
-            or played[3] & ~hand_masks[3]
+        return cls(out, winners, plays, seen, count)
+
+
+def _partial_trick(trick: tuple[Card, ...], k: int, last: int) -> tuple[int, ...]:
+    """The card indices of trick ``k``, which has fewer than four cards: it must have some
+    and be the last trick (``last``) of the record."""
+    n = len(trick)
+    if n == 0 or n > 4:
+        raise _bad(
+            f"trick {k + 1} has {n} cards: a trick has one card from each player",
+            f"tricks.{k}",
+            "bad_trick",
         )
-    ):
-        _explain_cards(tricks, out, hand_masks)
-    if rec.runs or rec.bella_seat is not None:
-        _check_runs_and_bella(rec, seen, plays, hand_masks)
-    if rec.thrown_in_by is not None and rec.thrown_in_by not in SEATS:
+    if k != last:
+        raise _bad(
+            f"trick {k + 1} has only {n} cards but a later trick was played",
+            f"tricks.{k}",
+            "bad_trick",
+        )
+    return tuple([x.index for x in trick])
+
+
+def _check_leaders(leaders: tuple[int, ...], tricks: list[tuple[int, tuple[int, ...]]]) -> None:
+    """The leaders a record states are the ones its tricks give."""
+    for k, (lead, _) in enumerate(tricks[: len(leaders)]):
+        if leaders[k] != lead:
+            why = "leads the first trick" if k == 0 else f"won trick {k}"
+            raise _bad(
+                f"trick {k + 1} was led by seat {leaders[k]} out of turn: seat {lead} "
+                f"{why} and leads trick {k + 1}",
+                f"leaders.{k}",
+                "wrong_leader",
+            )
+
+
+def _check_each_card_once_and_held(
+    tricks: tuple[tuple[Card, ...], ...], played: _Played, hand_masks: tuple[int, ...] | None
+) -> None:
+    """No card is played twice, and with the deal known, every card by the seat dealt it."""
+    if played.seen.bit_count() != played.n_cards:
+        _explain_cards(tricks, played.tricks, hand_masks)
+    if hand_masks is None:
+        return
+    bit = _bits.BIT
+    for seat, indices in enumerate(played.plays):
+        m = 0
+        for i in indices:
+            m |= bit[i]
+        if m & ~hand_masks[seat]:
+            _explain_cards(tricks, played.tricks, hand_masks)
+
+
+def _check_throw_in(thrown_in_by: int | None, count: int) -> None:
+    if thrown_in_by is None:
+        return
+    if thrown_in_by not in SEATS:
         raise _bad("thrown_in_by must be a seat 0 to 3", "thrown_in_by", "bad_seat")
-    if rec.thrown_in_by is not None and count == 36:
+    if count == 36:
         # A throw-in stops the hand before its end: the other team takes the last trick's 10
         # as not yet won. After the ninth trick there is nothing left to throw in (a
         # score-sheet line says the same through its card points).
         raise _bad(
-            f"seat {rec.thrown_in_by} cannot have thrown in the hand: it was played out, all "
+            f"seat {thrown_in_by} cannot have thrown in the hand: it was played out, all "
             "nine tricks were played",
             "thrown_in_by",
             "thrown_in_played_out",
         )
-    return Compiled(t, tuple(out), winners, hand_masks, plays)
 
 
 def _explain_cards(
@@ -329,64 +379,89 @@ def _check_runs_and_bella(
         validate_runs_shown(rec.runs)
     except InvalidEntry as exc:
         raise _bad(str(exc), exc.field, exc.code) from None
+    _check_runs_not_played_by_others(rec.runs, seen, plays, hand_masks)
+    _check_runs_cut_from_the_top(rec, plays, hand_masks)
+    if rec.bella_seat is not None:
+        _check_bella(rec, plays, hand_masks)
+
+
+def _check_runs_not_played_by_others(
+    runs: tuple[RunShown, ...],
+    seen: int,
+    plays: list[list[int]],
+    hand_masks: tuple[int, ...] | None,
+) -> None:
+    """Every card of a shown run was dealt to its seat (when the deal is known) and played
+    by no other seat."""
     played_by = [-1, -1, -1, -1]
-    for n, r in enumerate(rec.runs):
+    for n, r in enumerate(runs):
         length = 4 if r.kind is RunKind.FIFTY else 3
         m = ((1 << length) - 1) << (r.suit.index * 9 + int(r.top) - 5 - length)
         if played_by[r.seat] < 0:
             played_by[r.seat] = _mask(plays[r.seat])
         others = seen & ~played_by[r.seat]
         bad_hand = hand_masks is not None and m & ~hand_masks[r.seat]
-        if not (bad_hand or m & others):
-            continue
-        played_by = [_mask(p) for p in plays]
-        for c in r.cards:
-            i = c.index
-            if hand_masks is not None and not hand_masks[r.seat] >> i & 1:
+        if bad_hand or m & others:
+            _explain_run(n, r, [_mask(p) for p in plays], hand_masks)
+
+
+def _explain_run(
+    n: int, r: RunShown, played_by: list[int], hand_masks: tuple[int, ...] | None
+) -> None:
+    """Raise the error for the first card of run ``n`` not dealt to its seat or played by
+    another."""
+    for c in r.cards:
+        i = c.index
+        if hand_masks is not None and not hand_masks[r.seat] >> i & 1:
+            raise _bad(
+                f"seat {r.seat} shows a {r.run} but was not dealt the {c.label}",
+                f"runs.{n}",
+                "run_not_held",
+            )
+        for other in SEATS:
+            if other != r.seat and played_by[other] >> i & 1:
                 raise _bad(
-                    f"seat {r.seat} shows a {r.run} but was not dealt the {c.label}",
+                    f"seat {r.seat} shows a {r.run} but seat {other} played the {c.label}",
                     f"runs.{n}",
                     "run_not_held",
                 )
-            for other in SEATS:
-                if other != r.seat and played_by[other] >> i & 1:
-                    raise _bad(
-                        f"seat {r.seat} shows a {r.run} but seat {other} played the {c.label}",
-                        f"runs.{n}",
-                        "run_not_held",
-                    )
-    _check_runs_cut_from_the_top(rec, plays, hand_masks)
-    if rec.bella_seat is not None:
-        if rec.bella_seat not in SEATS:
-            raise _bad("bella_seat must be a seat 0 to 3", "bella_seat", "bad_seat")
-        if rec.trump is None:
-            raise _bad("there is no bella in a no-trump hand", "bella_seat", "no_bella")
-        for rank in (Rank.KING, Rank.QUEEN):
-            i = rec.trump.index * 9 + int(rank) - 6
-            if hand_masks is not None and not hand_masks[rec.bella_seat] >> i & 1:
+
+
+def _check_bella(
+    rec: TrickRecord, plays: list[list[int]], hand_masks: tuple[int, ...] | None
+) -> None:
+    """Bella in a hand with a trump, by the seat holding the king and queen of trump: dealt
+    them (when the deal is known), and no other seat played or showed either."""
+    seat = rec.bella_seat
+    if seat not in SEATS:
+        raise _bad("bella_seat must be a seat 0 to 3", "bella_seat", "bad_seat")
+    if rec.trump is None:
+        raise _bad("there is no bella in a no-trump hand", "bella_seat", "no_bella")
+    for rank in (Rank.KING, Rank.QUEEN):
+        i = rec.trump.index * 9 + int(rank) - 6
+        if hand_masks is not None and not hand_masks[seat] >> i & 1:
+            raise _bad(
+                f"seat {seat} calls bella but was not dealt the {DECK[i].label}",
+                "bella_seat",
+                "bella_not_held",
+            )
+        for other in SEATS:
+            if other != seat and _mask(plays[other]) >> i & 1:
                 raise _bad(
-                    f"seat {rec.bella_seat} calls bella but was not dealt the {DECK[i].label}",
+                    f"seat {seat} calls bella but seat {other} played the {DECK[i].label}",
                     "bella_seat",
                     "bella_not_held",
                 )
-            for other in SEATS:
-                if other != rec.bella_seat and _mask(plays[other]) >> i & 1:
-                    raise _bad(
-                        f"seat {rec.bella_seat} calls bella but seat {other} played the "
-                        f"{DECK[i].label}",
-                        "bella_seat",
-                        "bella_not_held",
-                    )
-            # A run shown holds its cards as surely as a card played: a record stopped
-            # before the king or queen was played still cannot give it to two players.
-            for r in rec.runs:
-                if r.seat != rec.bella_seat and any(c.index == i for c in r.cards):
-                    raise _bad(
-                        f"seat {rec.bella_seat} calls bella but seat {r.seat} showed the "
-                        f"{DECK[i].label} in a run",
-                        "bella_seat",
-                        "bella_not_held",
-                    )
+        # A run shown holds its cards as surely as a card played: a record stopped
+        # before the king or queen was played still cannot give it to two players.
+        for r in rec.runs:
+            if r.seat != seat and any(c.index == i for c in r.cards):
+                raise _bad(
+                    f"seat {seat} calls bella but seat {r.seat} showed the {DECK[i].label} "
+                    "in a run",
+                    "bella_seat",
+                    "bella_not_held",
+                )
 
 
 def _check_runs_cut_from_the_top(
