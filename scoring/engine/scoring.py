@@ -373,29 +373,7 @@ class HandSummary:
         _parse.seat(self.dealer, "dealer")
         _parse.seat(self.caller, "caller", optional=True)
         if self.caller is None:
-            if not ruleset.dealer_may_pass:
-                raise InvalidEntry(
-                    "every hand needs a caller: under this ruleset the dealer cannot pass",
-                    code="caller_required",
-                    field="caller",
-                )
-            extra = (
-                ("trump", "trump", self.trump is not None),
-                ("card_points", "card points", self.card_points not in (None, (0, 0))),
-                ("runs", "runs", bool(self.runs)),
-                ("run_points", "run points", self.run_points not in (None, (0, 0))),
-                ("run_counts", "runs", any(any(c) for c in self.run_counts or ())),
-                ("bella_seat", "bella", self.bella_seat is not None),
-                ("misplay", "misplay", self.misplay is not None),
-                ("thrown_in_by", "throw-in", self.thrown_in_by is not None),
-            )
-            for name, words, bad in extra:
-                if bad:
-                    raise InvalidEntry(
-                        f"a void hand (all passed) has no {words}",
-                        code="void_hand",
-                        field=name,
-                    )
+            self._validate_void(ruleset)
             return
         if self.misplay is not None:
             self.misplay.validate()
@@ -411,44 +389,66 @@ class HandSummary:
                 code="no_trump_not_allowed",
                 field="trump",
             )
+        self._validate_card_points()
+        self._validate_runs(ruleset)
+        if self.bella_seat is not None:
+            self._validate_bella()
+        _parse.seat(self.thrown_in_by, "thrown_in_by", optional=True)
+
+    def _validate_void(self, ruleset: Ruleset) -> None:
+        """A void hand (all passed) is allowed by the ruleset and has nothing else."""
+        if not ruleset.dealer_may_pass:
+            raise InvalidEntry(
+                "every hand needs a caller: under this ruleset the dealer cannot pass",
+                code="caller_required",
+                field="caller",
+            )
+        extra = (
+            ("trump", "trump", self.trump is not None),
+            ("card_points", "card points", self.card_points not in (None, (0, 0))),
+            ("runs", "runs", bool(self.runs)),
+            ("run_points", "run points", self.run_points not in (None, (0, 0))),
+            ("run_counts", "runs", any(any(c) for c in self.run_counts or ())),
+            ("bella_seat", "bella", self.bella_seat is not None),
+            ("misplay", "misplay", self.misplay is not None),
+            ("thrown_in_by", "throw-in", self.thrown_in_by is not None),
+        )
+        for name, words, bad in extra:
+            if bad:
+                raise InvalidEntry(
+                    f"a void hand (all passed) has no {words}", code="void_hand", field=name
+                )
+
+    def _validate_card_points(self) -> None:
+        """Each team's card points are possible, and together they make the hand: all of it
+        when played out, less than it by the last trick's 10 or more when thrown in, anything
+        up to it when stopped for a misplay (which needs none)."""
         total = card_total(self.trump)
         if self.card_points is None:
             if self.misplay is None:
                 raise InvalidEntry(
                     "card points are needed", code="missing_field", field="card_points"
                 )
-        elif self.thrown_in_by is not None:
-            for i, p in enumerate(self.card_points):
-                _check_card_points(p, total, f"card_points.{i}")
-            rest = total - sum(self.card_points)
-            if rest < 10:
-                raise InvalidEntry(
-                    f"card points {self.card_points[0]} and {self.card_points[1]} leave "
-                    f"{rest} for a thrown-in hand: the last trick's 10 was not yet won",
-                    code="card_points_impossible",
-                    field="card_points",
-                )
-            if rest == 11:
-                raise InvalidEntry(
-                    f"card points {self.card_points[0]} and {self.card_points[1]} leave cards "
-                    "worth 1 unplayed: no card is worth 1",
-                    code="card_points_impossible",
-                    field="card_points",
-                )
-        else:
-            for i, p in enumerate(self.card_points):
-                _check_card_points(p, total, f"card_points.{i}")
-            counted = sum(self.card_points)
-            # A misplay stops the hand: its card points are as counted then (any part of the
-            # hand), and the whole hand goes to one team whatever they are.
-            if counted > total or (counted != total and self.misplay is None):
-                raise InvalidEntry(
-                    f"card points {self.card_points[0]} and {self.card_points[1]} add up to "
-                    f"{counted}: a hand has {'only ' if counted > total else ''}{total}"
-                    + (" with no trump" if self.trump is None else ""),
-                    code="card_points_sum",
-                    field="card_points",
-                )
+            return
+        for i, p in enumerate(self.card_points):
+            _check_card_points(p, total, f"card_points.{i}")
+        if self.thrown_in_by is not None:
+            _check_thrown_in_card_points(self.card_points, total)
+            return
+        counted = sum(self.card_points)
+        # A misplay stops the hand: its card points are as counted then (any part of the
+        # hand), and the whole hand goes to one team whatever they are.
+        if counted > total or (counted != total and self.misplay is None):
+            raise InvalidEntry(
+                f"card points {self.card_points[0]} and {self.card_points[1]} add up to "
+                f"{counted}: a hand has {'only ' if counted > total else ''}{total}"
+                + (" with no trump" if self.trump is None else ""),
+                code="card_points_sum",
+                field="card_points",
+            )
+
+    def _validate_runs(self, ruleset: Ruleset) -> None:
+        """The runs are given one way, and that way is possible."""
         if self.runs and self.run_points is not None:
             raise InvalidEntry(
                 "give either the runs shown or the run points, not both",
@@ -467,26 +467,47 @@ class HandSummary:
             _check_run_points(self.run_points, ruleset)
         if self.run_counts is not None:
             _check_run_counts(self.run_counts, ruleset)
-        if self.bella_seat is not None:
-            _parse.seat(self.bella_seat, "bella_seat")
-            if self.trump is None:
+
+    def _validate_bella(self) -> None:
+        """Bella by a seat, in a hand with a trump, and no other seat showed the king or
+        queen of trump in a run."""
+        _parse.seat(self.bella_seat, "bella_seat")
+        if self.trump is None:
+            raise InvalidEntry(
+                "there is no bella in a no-trump hand", code="no_bella", field="bella_seat"
+            )
+        for r in self.runs:
+            ranks = {c.rank for c in r.cards}
+            if (
+                r.seat != self.bella_seat
+                and r.suit is self.trump
+                and (Rank.KING in ranks or Rank.QUEEN in ranks)
+            ):
                 raise InvalidEntry(
-                    "there is no bella in a no-trump hand", code="no_bella", field="bella_seat"
+                    f"seat {self.bella_seat} cannot have bella: seat {r.seat} showed a run "
+                    f"with the king or queen of trump",
+                    code="bella_impossible",
+                    field="bella_seat",
                 )
-            for r in self.runs:
-                ranks = {c.rank for c in r.cards}
-                if (
-                    r.seat != self.bella_seat
-                    and r.suit is self.trump
-                    and (Rank.KING in ranks or Rank.QUEEN in ranks)
-                ):
-                    raise InvalidEntry(
-                        f"seat {self.bella_seat} cannot have bella: seat {r.seat} showed a run "
-                        f"with the king or queen of trump",
-                        code="bella_impossible",
-                        field="bella_seat",
-                    )
-        _parse.seat(self.thrown_in_by, "thrown_in_by", optional=True)
+
+
+def _check_thrown_in_card_points(card_points: tuple[int, int], total: int) -> None:
+    """A thrown-in hand leaves the last trick's 10 and more not yet won, and no card worth 1."""
+    rest = total - sum(card_points)
+    if rest < 10:
+        raise InvalidEntry(
+            f"card points {card_points[0]} and {card_points[1]} leave {rest} for a thrown-in "
+            "hand: the last trick's 10 was not yet won",
+            code="card_points_impossible",
+            field="card_points",
+        )
+    if rest == 11:
+        raise InvalidEntry(
+            f"card points {card_points[0]} and {card_points[1]} leave cards worth 1 unplayed: "
+            "no card is worth 1",
+            code="card_points_impossible",
+            field="card_points",
+        )
 
 
 _RUN_COUNTS_SHAPE = (
