@@ -120,35 +120,16 @@ def play_hand(
     Runs, bella and the made / bait test are :func:`score_fast`. With ``trace``, the legal
     set (a mask) of every play is appended to it, to compare with the friendly API.
     """
-    bit = _BIT
-    # ---- shuffle (one draw of random bits, 36! < 2**139), cut, deal in packets of three
-    order = list(range(36))
-    x = getrandbits(192)
-    for n in range(35, 0, -1):
-        x, j = divmod(x, n + 1)
-        order[n], order[j] = order[j], order[n]
-    cut = 4 + int(rnd() * 29)
-    order = order[cut:] + order[:cut]
-    hands = [0, 0, 0, 0]
-    for p in range(12):
-        b = 3 * p
-        hands[(dealer + 1 + p) & 3] |= bit[order[b]] | bit[order[b + 1]] | bit[order[b + 2]]
-    # ---- calling
-    caller = -1
-    t = 0
-    for k in range(1, 5):
-        s = (dealer + k) & 3
-        must = s == forced_seat or (k == 4 and not dealer_may_pass)
-        if greedy:
-            h = hands[s]
-            best_s = max(range(4), key=lambda x, h=h: _strength(h, x))  # type: ignore[misc]
-            if must or _strength(h, best_s) >= 90:
-                caller, t = s, best_s
-                break
-        elif must or rnd() < 0.5:
-            caller = s
-            t = 4 if no_trump_allowed and rnd() < 0.2 else int(rnd() * 4)
-            break
+    order, hands = _deal_fast(rnd, getrandbits, dealer)
+    caller, t = _call_fast(
+        rnd,
+        hands,
+        dealer=dealer,
+        forced_seat=forced_seat,
+        dealer_may_pass=dealer_may_pass,
+        no_trump_allowed=no_trump_allowed,
+        greedy=greedy,
+    )
     if caller < 0:
         return order, hands, -1, 4, [], [0, 0]
     # ---- play: each seat's cards as four 9-bit suit masks (index 4: no trump, empty)
@@ -223,6 +204,50 @@ def play_hand(
         leader = win
     cp[win & 1] += 10
     return order, hands, caller, t, plays, cp
+
+
+def _deal_fast(
+    rnd: Callable[[], float], getrandbits: Callable[[int], int], dealer: int
+) -> tuple[list[int], list[int]]:
+    """Shuffle (one draw of random bits, 36! < 2**139), cut and deal in packets of three:
+    (deck order after the cut, dealt hand masks by seat)."""
+    bit = _BIT
+    order = list(range(36))
+    x = getrandbits(192)
+    for n in range(35, 0, -1):
+        x, j = divmod(x, n + 1)
+        order[n], order[j] = order[j], order[n]
+    cut = 4 + int(rnd() * 29)
+    order = order[cut:] + order[:cut]
+    hands = [0, 0, 0, 0]
+    for p in range(12):
+        b = 3 * p
+        hands[(dealer + 1 + p) & 3] |= bit[order[b]] | bit[order[b + 1]] | bit[order[b + 2]]
+    return order, hands
+
+
+def _call_fast(
+    rnd: Callable[[], float],
+    hands: list[int],
+    *,
+    dealer: int,
+    forced_seat: int,
+    dealer_may_pass: bool,
+    no_trump_allowed: bool,
+    greedy: bool,
+) -> tuple[int, int]:
+    """The calling round from the dealer's left: (caller or -1, trump index)."""
+    for k in range(1, 5):
+        s = (dealer + k) & 3
+        must = s == forced_seat or (k == 4 and not dealer_may_pass)
+        if greedy:
+            h = hands[s]
+            best_s = max(range(4), key=lambda x, h=h: _strength(h, x))  # type: ignore[misc]
+            if must or _strength(h, best_s) >= 90:
+                return s, best_s
+        elif must or rnd() < 0.5:
+            return s, 4 if no_trump_allowed and rnd() < 0.2 else int(rnd() * 4)
+    return -1, 0
 
 
 def _slow_pick(
