@@ -27,9 +27,11 @@ import random as _random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from operator import itemgetter
 from typing import Literal
 
 from scoring.engine import _bits
+from scoring.engine._values import maker
 from scoring.engine.cards import DECK, Card, Rank, Suit
 from scoring.engine.dealing import Deal, choose_first_dealer
 from scoring.engine.game import GameProgress, forced_call, game_progress
@@ -85,6 +87,13 @@ class SimulatedHand:
         if not self._log:
             self._log.append(self._make_log())
         return self._log[0]
+
+
+#: The values of a simulated hand, made from every field (see :mod:`scoring.engine._values`).
+_make_record = maker(TrickRecord)
+_make_summary = maker(HandSummary)
+_make_result = maker(HandResult)
+_make_hand = maker(SimulatedHand)  # record, summary, result, _make_log, _log (empty)
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,9 +404,8 @@ def _actions(
     return acts
 
 
-def _hand_log(
+def _hand_log(  # noqa: PLR0917  (bound by partial for every hand: positional is cheaper)
     ruleset: Ruleset,
-    *,
     dealer: int,
     dealt: tuple[tuple[Card, ...], ...],
     hands: tuple[int, ...],
@@ -410,11 +418,15 @@ def _hand_log(
     return HandLog(ruleset, dealer, Deal(dealt), tuple(actions), scores)
 
 
-def _dealt(deck: tuple[Card, ...], first: int) -> tuple[Card, ...]:
-    """The cards of the seat dealt packets ``first``, ``first + 4`` and ``first + 8`` (three
-    cards each) of the cut deck."""
+def _packets(first: int) -> itemgetter[tuple[int, ...]]:
+    """The positions in the cut deck of packets ``first``, ``first + 4`` and ``first + 8``
+    (three cards each): the cards of the seat dealt them, in the order dealt."""
     b = 3 * first
-    return deck[b : b + 3] + deck[b + 12 : b + 15] + deck[b + 24 : b + 27]
+    return itemgetter(*range(b, b + 3), *range(b + 12, b + 15), *range(b + 24, b + 27))
+
+
+#: ``_DEALT[dealer][seat]``: the positions in the cut deck of the cards dealt to ``seat``.
+_DEALT = tuple(tuple(_packets((seat - dealer - 1) & 3) for seat in range(4)) for dealer in range(4))
 
 
 def _bella_seat(hands: Sequence[int], t: int) -> int | None:
@@ -459,14 +471,26 @@ def _shown_rank(r: RunShown) -> tuple[int, int]:
 def _shown(hands: Sequence[int], t: int, plays: list[int], leader: int) -> tuple[RunShown, ...]:
     """Every run, shown at each player's second card: in the second trick's order, which
     starts with the winner of the first (``leader`` led it); each player's best first."""
-    keys = _WIN_KEY[t * 4 + plays[0] // 9]
-    k0, k1, k2, k3 = (keys[i] for i in plays[:4])
-    best = max(k0, k1, k2, k3)
-    second = (leader + (k0, k1, k2, k3).index(best)) & 3
+    a, b, c, d = plays[0], plays[1], plays[2], plays[3]
+    keys = _WIN_KEY[t * 4 + a // 9]
+    pos, best = 0, keys[a]
+    if keys[b] > best:
+        pos, best = 1, keys[b]
+    if keys[c] > best:
+        pos, best = 2, keys[c]
+    if keys[d] > best:
+        pos = 3
+    second = leader + pos
     shown: list[RunShown] = []
-    for k in range(4):
-        s = (second + k) & 3
+    for s in (second & 3, (second + 1) & 3, (second + 2) & 3, (second + 3) & 3):
         h = hands[s]
+        if not (
+            _RUN_KEY9[h & 511]
+            | _RUN_KEY9[(h >> 9) & 511]
+            | _RUN_KEY9[(h >> 18) & 511]
+            | _RUN_KEY9[h >> 27]
+        ):
+            continue  # no run to show
         t0, t1, t2, t3 = _SHOWN9[s]
         mine = t0[h & 511] + t1[(h >> 9) & 511] + t2[(h >> 18) & 511] + t3[h >> 27]
         if len(mine) > 1:
@@ -505,13 +529,13 @@ def _result(
     total = (162 if t < 4 else 130) + r0 + r1 + b0 + b1
     taken = (card_points[0] + r0 + b0, card_points[1] + r1 + b1)
     p0, p1, test = _call_test(
-        *taken, total, caller, half_bait_is_whole_bait=ruleset.half_bait_is_whole_bait
+        taken[0], taken[1], total, caller, half_bait_is_whole_bait=ruleset.half_bait_is_whole_bait
     )
     counted: tuple[Run, ...] = ()
     if run_seat >= 0:
         seats = (run_seat, run_seat ^ 2) if ruleset.runs_count_for_team else (run_seat,)
         counted = tuple([r.run for r in shown if r.seat in seats])
-    return HandResult(
+    return _make_result(
         _OUTCOMES[test],
         dealer,
         caller,
@@ -526,7 +550,10 @@ def _result(
         None if run_seat < 0 else run_seat,
         counted,
         None if bella < 0 else bella,
-        call_outcome=_OUTCOMES[test],
+        None,  # misplay_by
+        None,  # misplay_accused
+        None,  # thrown_in_by
+        _OUTCOMES[test],  # call_outcome
     )
 
 
@@ -555,58 +582,43 @@ def simulate_hand(
         no_trump_allowed=ruleset.no_trump_allowed,
         greedy=player == "greedy",
     )
-    deck = tuple(map(DECK.__getitem__, order))
-    first = (-dealer - 1) & 3  # the packet dealt first to seat 0
-    dealt = (
-        _dealt(deck, first),
-        _dealt(deck, (first + 1) & 3),
-        _dealt(deck, (first + 2) & 3),
-        _dealt(deck, (first + 3) & 3),
-    )
+    card = DECK.__getitem__
+    dealt = tuple([tuple(map(card, cards_of(order))) for cards_of in _DEALT[dealer]])
     masks = tuple(hands)
-    log = partial(
-        _hand_log,
-        ruleset,
-        dealer=dealer,
-        dealt=dealt,
-        hands=masks,
-        caller=caller,
-        t=t,
-        plays=plays,
-        scores=scores,
-    )
+    # ruleset, dealer, dealt, hands, caller, t, plays, scores
+    log = partial(_hand_log, ruleset, dealer, dealt, masks, caller, t, plays, scores)
     trump = None if t == 4 else _SUITS[t]
     if caller < 0:
         record = TrickRecord(dealer=dealer, caller=None, trump=None, tricks=(), hands=dealt)
         result = settle(ruleset, dealer=dealer, caller=None, trump=None, card_points=(0, 0))
         summary = HandSummary(dealer=dealer, caller=None, trump=None, card_points=None)
-        return SimulatedHand(record, summary, result, log)
+        return _make_hand(record, summary, result, log, [])
     shown = _shown(masks, t, plays, (dealer + 1) % 4)
     played = iter(map(DECK.__getitem__, plays))
     scored = _runs_and_bella(masks, t, runs_for_team=ruleset.runs_count_for_team)
     bella_seat = None if scored[3] < 0 else scored[3]
-    record = TrickRecord(
-        dealer=dealer,
-        caller=caller,
-        trump=trump,
-        tricks=tuple(zip(played, played, played, played, strict=True)),
-        hands=dealt,
-        runs=shown,
-        bella_seat=bella_seat,
+    # dealer, caller, trump, tricks, hands, runs, bella_seat, thrown_in_by, leaders
+    record = _make_record(
+        dealer,
+        caller,
+        trump,
+        tuple(zip(played, played, played, played, strict=True)),
+        dealt,
+        shown,
+        bella_seat,
+        None,
+        None,
     )
     c0, c1 = card_pts
     result = _result(
         ruleset, dealer=dealer, scored=scored, caller=caller, t=t, card_points=(c0, c1), shown=shown
     )
-    summary = HandSummary(
-        dealer=dealer,
-        caller=caller,
-        trump=trump,
-        card_points=(c0, c1),
-        runs=shown,
-        bella_seat=bella_seat,
+    # dealer, caller, trump, card_points, runs, run_points, bella_seat, misplay, thrown_in_by,
+    # run_counts
+    summary = _make_summary(
+        dealer, caller, trump, (c0, c1), shown, None, bella_seat, None, None, None
     )
-    return SimulatedHand(record, summary, result, log)
+    return _make_hand(record, summary, result, log, [])
 
 
 def simulate_game(

@@ -1,6 +1,10 @@
 """The simulator: seeded, both players, whole games."""
 
+import dataclasses
+import pickle
 import random
+
+import pytest
 
 from scoring.engine import Outcome, Ruleset, simulate_game, simulate_hand
 from scoring.engine.simulate import Player
@@ -55,3 +59,13 @@ def test_no_trump_games():
         sum(simulate_hand(ruleset, random.Random(n), 0).result.card_points) for n in range(100)
     }
     assert totals == {130, 162}
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_simulated_values_are_the_ones_their_classes_make(seed):
+    sim = simulate_hand(Ruleset(dealer_may_pass=seed % 3 == 0), random.Random(seed), seed % 4)
+    for value in (sim.record, sim.summary, sim.result):
+        fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
+        again = type(value)(**fields)
+        assert (again, hash(again), repr(again)) == (value, hash(value), repr(value))
+        assert pickle.loads(pickle.dumps(value)) == value  # noqa: S301  (our own bytes)
