@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scoring.engine import _parse
+from scoring.engine._values import maker
 from scoring.engine.cards import Rank, Suit, team_of
 from scoring.engine.errors import EngineError, InvalidEntry
 from scoring.engine.ruleset import Ruleset
@@ -225,6 +226,10 @@ class HandResult:
             if isinstance(exc, EngineError):
                 raise
             raise InvalidEntry(str(exc), code="bad_json") from None
+
+
+#: A :class:`HandResult` from every one of its fields (see :mod:`scoring.engine._values`).
+_make_result = maker(HandResult)
 
 
 @dataclass(frozen=True, slots=True)
@@ -663,7 +668,7 @@ def settle(
         test = Outcome.BAIT
         points[calling_team] = 0
         points[other] = hand_total
-    return HandResult(
+    return _make_result(  # every field, in order
         Outcome.THROWN_IN if thrown_in_by is not None else test,
         dealer,
         caller,

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from scoring.engine import Outcome, Ruleset, simulate_game, simulate_hand
+from scoring.engine import Outcome, Ruleset, score_summary, simulate_game, simulate_hand
 from scoring.engine.simulate import Player
 
 
@@ -63,8 +63,10 @@ def test_no_trump_games():
 
 @pytest.mark.parametrize("seed", range(12))
 def test_simulated_values_are_the_ones_their_classes_make(seed):
-    sim = simulate_hand(Ruleset(dealer_may_pass=seed % 3 == 0), random.Random(seed), seed % 4)
-    for value in (sim.record, sim.summary, sim.result):
+    ruleset = Ruleset(dealer_may_pass=seed % 3 == 0)
+    sim = simulate_hand(ruleset, random.Random(seed), seed % 4)
+    scored = score_summary(ruleset, sim.summary)
+    for value in (sim.record, sim.summary, sim.result, scored):
         fields = {f.name: getattr(value, f.name) for f in dataclasses.fields(value)}
         again = type(value)(**fields)
         assert (again, hash(again), repr(again)) == (value, hash(value), repr(value))
