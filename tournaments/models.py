@@ -97,6 +97,13 @@ class Tournament(models.Model):
             "final totals (directors always may)."
         ),
     )
+    results_confirmed_by_both = models.BooleanField(
+        default=False,
+        help_text=_(
+            "A player of either team may report a match's result by its games' totals; it "
+            "counts once a player of the other team or a director confirms it."
+        ),
+    )
     self_registration = models.BooleanField(
         default=False,
         help_text="Signed-in players register their own teams from the tournament's page "
@@ -624,6 +631,71 @@ class MatchGame(models.Model):
 
     def __str__(self) -> str:
         return f"Game {self.number} of {self.match}"
+
+
+class ResultReport(models.Model):
+    """A match's result as a player of one of its teams reports it: each game by its final
+    totals. It counts for nothing (bracket, standings, ratings) until a player of the other
+    team or a director confirms it, when its games are recorded as a director's quick results
+    are. The other team may dispute it instead, with a reason; a director then confirms it or
+    records the right result (overruling it). One report of a match is open at a time."""
+
+    class Status(models.TextChoices):
+        PENDING = "pending", _("Waiting for the other team")
+        CONFIRMED = "confirmed", _("Confirmed")
+        DISPUTED = "disputed", _("Disputed: a director decides")
+        OVERRULED = "overruled", _("Overruled by a director")
+        WITHDRAWN = "withdrawn", _("Withdrawn")
+
+    class Side(models.TextChoices):
+        HOME = "home", _("Home")
+        AWAY = "away", _("Away")
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="result_reports")
+    #: The games as reported, in order: ``{"home_points", "away_points", "winner"}`` (the
+    #: winner's entry id, or null when the totals say who won).
+    games = models.JSONField()
+    side = models.CharField(max_length=4, choices=Side.choices)
+    reported_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="result_reports_made"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    dispute_reason = models.CharField(max_length=500, blank=True)
+    disputed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        related_name="result_reports_disputed",
+        null=True,
+        blank=True,
+    )
+    decided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        related_name="result_reports_decided",
+        null=True,
+        blank=True,
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    disputed_at = models.DateTimeField(null=True, blank=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["match_id", "-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["match"],
+                condition=Q(status__in=["pending", "disputed"]),
+                name="result_report_one_open",
+                violation_error_message="This match already has a result waiting to be confirmed.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.match}: reported by {self.reported_by} ({self.status})"
+
+    @property
+    def is_open(self) -> bool:
+        return self.status in {self.Status.PENDING, self.Status.DISPUTED}
 
 
 class Standing(models.Model):

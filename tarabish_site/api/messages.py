@@ -117,8 +117,10 @@ CODE_MESSAGES: dict[str, str | Promise] = {
     "not_a_run": _("These cards are not a run."),
     "not_cutting": _("The deck is not being cut."),
     "not_found": _("There is nothing at this address."),
+    "not_player_of_match": _("Only a player of one of this match's teams may do this."),
     "not_playing": _("No hand is being played."),
     "not_ready": _("This match is not ready."),
+    "not_reporting_side": _("Only the team that reported this result may withdraw it."),
     "not_seated": _("You do not sit at this table."),
     "not_signed_in": _("Sign in to take a seat."),
     "not_swiss": _("This is not a Swiss stage."),
@@ -129,6 +131,9 @@ CODE_MESSAGES: dict[str, str | Promise] = {
     "odd": _("Only an even number of teams is paired."),
     "order": _("A match is fed by one that does not come before it."),
     "out_of_turn": _("It is not this seat's turn."),
+    "own_side_report": _(
+        "Your own team reported this result: the other team or a director confirms it."
+    ),
     "partner_only": _("Only the partner named confirms this team."),
     "partner_self": _("A team is two players: name your partner, not yourself."),
     "partner_unknown": _("There is no account by this username: ask your partner for theirs."),
@@ -144,6 +149,9 @@ CODE_MESSAGES: dict[str, str | Promise] = {
     "registration_pending": _(
         "One of these players has a registration waiting here: confirm or withdraw it first."
     ),
+    "report_not_pending": _("This reported result was already confirmed, disputed or withdrawn."),
+    "report_open": _("This match already has a reported result waiting to be confirmed."),
+    "reports_off": _("In this tournament the players do not report results themselves."),
     "request_too_large": _("The request is too large."),
     "result_final": _("This game's result is final."),
     "results_held": _(
@@ -167,6 +175,7 @@ CODE_MESSAGES: dict[str, str | Promise] = {
         "Try again in a moment."
     ),
     "sign_in_to_register": _("Sign in to register a team."),
+    "sign_in_to_report": _("Sign in to report a result."),
     "slug_taken": _("This address is already taken: choose another."),
     "stage_not_running": _("This stage is not being played."),
     "stage_taken_from": _("A later stage has started from this stage's results: they stand."),

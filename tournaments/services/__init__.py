@@ -30,6 +30,15 @@ from tournaments.services.registrations import (
     team_registration_create,
     team_registration_withdraw,
 )
+from tournaments.services.reports import (
+    ReportedGame,
+    match_side_of,
+    result_report_confirm,
+    result_report_create,
+    result_report_dispute,
+    result_report_withdraw,
+    result_reports_open,
+)
 from tournaments.services.stages import (
     stage_advance,
     stage_create,
@@ -82,6 +91,7 @@ from tournaments.services.tournaments import (
 __all__ = [
     "REGISTRATION_STATES",
     "ImportReport",
+    "ReportedGame",
     "bracket_of",
     "bracket_sync",
     "can_create_tournament",
@@ -104,12 +114,18 @@ __all__ = [
     "match_outcome",
     "match_reset_blocked_by",
     "match_reset_confirm",
+    "match_side_of",
     "match_sync",
     "match_sync_for_game",
     "ratings_update_for_match",
     "ratings_update_for_tournament",
     "registration_closed_why",
     "registration_is_open",
+    "result_report_confirm",
+    "result_report_create",
+    "result_report_dispute",
+    "result_report_withdraw",
+    "result_reports_open",
     "stage_advance",
     "stage_create",
     "stage_create_check",

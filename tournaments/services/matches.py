@@ -30,7 +30,15 @@ from tarabish_site.celery import send_on_commit
 from tournaments.algorithms.bracket import Bracket, dependents, resolve
 from tournaments.algorithms.elimination import double_elimination, single_elimination
 from tournaments.algorithms.standings import MatchResult
-from tournaments.models import Entry, Match, MatchGame, Stage, StageEntry, Tournament
+from tournaments.models import (
+    Entry,
+    Match,
+    MatchGame,
+    ResultReport,
+    Stage,
+    StageEntry,
+    Tournament,
+)
 from tournaments.services._common import (
     Actor,
     algorithm_errors,
@@ -45,6 +53,7 @@ from tournaments.services.standings import standings_touch
 from tournaments.services.tournaments import waiting_promote
 
 State = Match.State
+ReportStatus = ResultReport.Status
 FINISHED = (State.COMPLETE, State.VOID)
 RESULT_FIELDS = [
     "home_id",
@@ -934,35 +943,67 @@ def match_game_record_totals(
                 "final totals.",
                 code="quick_result_not_allowed",
             )
-        home, away, seat_players, substitutes = _next_game_seats(match, seats)
-        if winner_id is not None and winner_id not in (match.home_id, match.away_id):
-            raise invalid("winner", f"entry {winner_id} does not play this match.")
-        side = None
-        if winner_id is not None:
-            side = Side.TEAM_A if winner_id == match.home_id else Side.TEAM_B
-        user = actor if actor is not None and actor.is_authenticated else None
-        try:
-            game = scoring_services.game_record_totals(
-                team_a=home.team,
-                team_b=away.team,
-                totals=(home_points, away_points),
-                winner=side,
-                seats=seat_players,
-                ruleset=tournament.ruleset,
-                ruleset_preset=tournament.ruleset_preset or None,
-                table=f"Table {match.table}" if match.table else "",
-                created_by=user,
-                scorekeepers=_directors_of(tournament),
-                substitutes=substitutes,
-                public=tournament.public,
-            )
-        except EngineError as exc:
-            # the engine names the totals by team; the match names them by side
-            raise _quick_result_refusal(exc, match, side) from exc
-        link = _link_game(match, game)
-        match_sync(match_id=match.pk)
-        link.match.refresh_from_db()
+        link = match_game_record_totals_locked(
+            match=match,
+            actor=actor,
+            home_points=home_points,
+            away_points=away_points,
+            winner_id=winner_id,
+            seats=seats,
+        )
+        # a result recorded by a director settles any the players reported themselves
+        ResultReport.objects.filter(
+            match=match, status__in=[ReportStatus.PENDING, ReportStatus.DISPUTED]
+        ).update(
+            status=ReportStatus.OVERRULED,
+            decided_by=actor if actor is not None and actor.is_authenticated else None,
+            decided_at=timezone.now(),
+        )
         return link
+
+
+def match_game_record_totals_locked(
+    *,
+    match: Match,
+    actor: Actor,
+    home_points: int,
+    away_points: int,
+    winner_id: int | None = None,
+    seats: Sequence[int] | None = None,
+) -> MatchGame:
+    """The writing half of :func:`match_game_record_totals`, for a caller that has locked
+    ``match`` (:func:`_lock`) and decided that ``actor`` may record it (a confirmed
+    :class:`~tournaments.models.ResultReport` is recorded this way)."""
+    tournament = match.stage.tournament
+    home, away, seat_players, substitutes = _next_game_seats(match, seats)
+    if winner_id is not None and winner_id not in (match.home_id, match.away_id):
+        raise invalid("winner", f"entry {winner_id} does not play this match.")
+    side = None
+    if winner_id is not None:
+        side = Side.TEAM_A if winner_id == match.home_id else Side.TEAM_B
+    user = actor if actor is not None and actor.is_authenticated else None
+    try:
+        game = scoring_services.game_record_totals(
+            team_a=home.team,
+            team_b=away.team,
+            totals=(home_points, away_points),
+            winner=side,
+            seats=seat_players,
+            ruleset=tournament.ruleset,
+            ruleset_preset=tournament.ruleset_preset or None,
+            table=f"Table {match.table}" if match.table else "",
+            created_by=user,
+            scorekeepers=_directors_of(tournament),
+            substitutes=substitutes,
+            public=tournament.public,
+        )
+    except EngineError as exc:
+        # the engine names the totals by team; the match names them by side
+        raise _quick_result_refusal(exc, match, side) from exc
+    link = _link_game(match, game)
+    match_sync(match_id=match.pk)
+    link.match.refresh_from_db()
+    return link
 
 
 def match_game_correct_totals(
@@ -1157,6 +1198,7 @@ __all__ = [
     "entry_withdraw",
     "match_forfeit",
     "match_game_record_totals",
+    "match_game_record_totals_locked",
     "match_game_start",
     "match_hold_clear",
     "match_outcome",
