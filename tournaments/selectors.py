@@ -33,6 +33,7 @@ from tournaments.models import (
     PlayerRating,
     Pool,
     RatingChange,
+    ResultReport,
     Round,
     Stage,
     StageEntry,
@@ -999,3 +1000,37 @@ def team_registrations_pending(tournament: Tournament) -> list[TeamRegistration]
     """The registrations of ``tournament`` waiting for a partner, first made first."""
     waiting = tournament.team_registrations.filter(status=TeamRegistration.Status.PENDING)
     return list(waiting.select_related("requested_by", "partner").order_by("created_at", "pk"))
+
+
+# ------------------------------------------------------------------------------ result reports
+def result_reports() -> QuerySet[ResultReport]:
+    """Results reported by players, latest first, with the accounts a report names."""
+    return ResultReport.objects.select_related("reported_by", "disputed_by", "decided_by").order_by(
+        "-created_at", "-pk"
+    )
+
+
+def match_result_reports(match_id: int) -> list[ResultReport]:
+    """The results reported for a match, latest first (one query)."""
+    return list(result_reports().filter(match_id=match_id))
+
+
+def result_reports_open(*, tournament_id: int) -> list[ResultReport]:
+    """A tournament's reports waiting to be confirmed or decided, disputed ones first, each
+    with its match and teams (the director's list; one query)."""
+    reports = (
+        ResultReport.objects.filter(
+            match__stage__tournament_id=tournament_id,
+            status__in=[ResultReport.Status.PENDING, ResultReport.Status.DISPUTED],
+        )
+        .select_related(
+            "match__round",
+            "match__home__team",
+            "match__away__team",
+            "reported_by",
+            "disputed_by",
+        )
+        # "disputed" sorts before "pending"
+        .order_by("status", "created_at", "pk")
+    )
+    return list(reports)

@@ -395,6 +395,7 @@ _ID_OF = {
     "entries": "The entry's id.",
     "stages": "The stage's id.",
     "registrations": "The team registration's id.",
+    "reports": "The result report's id.",
     "webhooks": "The webhook's id.",
 }
 

@@ -12,6 +12,7 @@ from tests.scoring.factories import PlayerFactory, UserFactory
 from tests.tournaments.factories import add_stage, tournament_ready
 from tests.tournaments.helpers import ready_matches
 from tournaments.models import Match, ResultReport, Standing, Tournament
+from tournaments.selectors import result_reports_open
 from tournaments.services import (
     ReportedGame,
     match_game_record_totals,
@@ -20,7 +21,6 @@ from tournaments.services import (
     result_report_create,
     result_report_dispute,
     result_report_withdraw,
-    result_reports_open,
     stage_start,
     standings_recompute,
 )
@@ -146,7 +146,7 @@ def test_a_dispute_goes_to_the_director_who_confirms_it() -> None:
         report_id=report.pk, actor=away_player, reason="We made 512, not them."
     )
     assert (disputed.status, disputed.disputed_by) == ("disputed", away_player)
-    assert list(result_reports_open(stage_ids=[match.stage_id])) == [report]
+    assert result_reports_open(tournament_id=tournament.pk) == [report]
     # the other team cannot confirm it now: a director decides
     with pytest.raises(Conflict) as decided:
         result_report_confirm(report_id=report.pk, actor=away_player)
@@ -155,7 +155,7 @@ def test_a_dispute_goes_to_the_director_who_confirms_it() -> None:
     result_report_confirm(report_id=report.pk, actor=tournament.organiser)
     match.refresh_from_db()
     assert match.winner_id == match.away_id
-    assert not result_reports_open(stage_ids=[match.stage_id]).exists()
+    assert result_reports_open(tournament_id=tournament.pk) == []
 
 
 def test_a_director_overrules_a_dispute_by_recording_the_right_result() -> None:

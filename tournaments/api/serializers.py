@@ -25,6 +25,7 @@ from tournaments.models import (
     MatchGame,
     PlayerRating,
     RatingChange,
+    ResultReport,
     Round,
     Stage,
     Standing,
@@ -88,6 +89,7 @@ class TournamentSerializer(serializers.ModelSerializer[Tournament]):
             "seed_by_rating",
             "check_in_required",
             "quick_results_by_scorekeepers",
+            "results_confirmed_by_both",
             "entry_cap",
             "self_registration",
             "registration_opens_at",
@@ -144,6 +146,12 @@ class TournamentCreateSerializer(OnlyItsFields):
         help_text="A table's scorekeeper may record a game played on paper by its final "
         "totals (directors always may).",
     )
+    results_confirmed_by_both = serializers.BooleanField(
+        required=False,
+        default=False,
+        help_text="A player of either team reports a match's result by its games' totals; "
+        "it counts once a player of the other team or a director confirms it.",
+    )
     self_registration = serializers.BooleanField(
         required=False,
         default=False,
@@ -175,6 +183,11 @@ class TournamentUpdateSerializer(OnlyItsChanges):
     seed_by_rating = serializers.BooleanField(required=False)
     check_in_required = serializers.BooleanField(required=False)
     quick_results_by_scorekeepers = serializers.BooleanField(required=False)
+    results_confirmed_by_both = serializers.BooleanField(
+        required=False,
+        help_text="A player of either team reports a match's result by its games' totals; "
+        "it counts once a player of the other team or a director confirms it.",
+    )
     entry_cap = serializers.IntegerField(
         min_value=2, max_value=SEED_MAX, required=False, allow_null=True
     )
@@ -589,6 +602,85 @@ class QuickResultSerializer(OnlyItsFields):
         default=None,
         help_text="The four player ids clockwise from seat 0 (home team at seats 0 and 2).",
     )
+
+
+class ReportedGameSerializer(OnlyItsFields):
+    home_points = serializers.IntegerField(
+        min_value=0, max_value=FINAL_TOTAL_MAX, help_text="The home team's final total."
+    )
+    away_points = serializers.IntegerField(
+        min_value=0, max_value=FINAL_TOTAL_MAX, help_text="The away team's final total."
+    )
+    winner = serializers.IntegerField(
+        min_value=1,
+        max_value=ID_MAX,
+        required=False,
+        default=None,
+        allow_null=True,
+        help_text="The entry that won: needed only when the totals cannot say (both over the "
+        "target under the caller's rule); otherwise, if given, it must agree with them.",
+    )
+
+
+class ResultReportCreateSerializer(OnlyItsFields):
+    games = ReportedGameSerializer(
+        many=True,
+        allow_empty=False,
+        help_text="Every game of the match in order, each by its final totals: they must "
+        "decide the match, and no game after that.",
+    )
+
+
+class ResultReportDisputeSerializer(OnlyItsFields):
+    reason = serializers.CharField(
+        max_length=500, help_text="What is wrong with the result reported: a director reads it."
+    )
+
+
+class ResultReportGameSerializer(serializers.Serializer[Any]):
+    home_points = serializers.IntegerField(read_only=True)
+    away_points = serializers.IntegerField(read_only=True)
+    winner = serializers.IntegerField(read_only=True, allow_null=True)
+
+
+class ResultReportSerializer(serializers.ModelSerializer[ResultReport]):
+    match = serializers.IntegerField(source="match_id", read_only=True)
+    games = ResultReportGameSerializer(
+        many=True, read_only=True, help_text="The games as reported, in order."
+    )
+    reported_by = serializers.CharField(
+        source="reported_by.username", read_only=True, help_text="Who reported the result."
+    )
+    side = serializers.ChoiceField(
+        choices=ResultReport.Side.choices,
+        read_only=True,
+        help_text="The side of the player who reported it: a player of the other side "
+        "confirms or disputes it.",
+    )
+    disputed_by = serializers.CharField(
+        source="disputed_by.username", read_only=True, allow_null=True, default=None
+    )
+    decided_by = serializers.CharField(
+        source="decided_by.username", read_only=True, allow_null=True, default=None
+    )
+
+    class Meta:
+        model = ResultReport
+        fields = [
+            "id",
+            "match",
+            "games",
+            "side",
+            "reported_by",
+            "status",
+            "dispute_reason",
+            "disputed_by",
+            "decided_by",
+            "created_at",
+            "disputed_at",
+            "decided_at",
+        ]
+        read_only_fields = fields
 
 
 class TotalsCorrectionSerializer(OnlyItsFields):

@@ -12,6 +12,7 @@ from tournaments.api.views import (
     EntryViewSet,
     MatchViewSet,
     RatingViewSet,
+    ResultReportViewSet,
     StageViewSet,
     TeamRegistrationViewSet,
     TournamentViewSet,
@@ -22,6 +23,7 @@ router.register("tournaments", TournamentViewSet, basename="tournament")
 router.register("matches", MatchViewSet, basename="match")
 router.register("ratings", RatingViewSet, basename="rating")
 router.register("registrations", TeamRegistrationViewSet, basename="registration")
+router.register("reports", ResultReportViewSet, basename="report")
 
 TOURNAMENT = r"tournaments/(?P<tournament_slug>[-a-zA-Z0-9_]+)"
 nested_router = SimpleRouter()

@@ -52,6 +52,9 @@ from tournaments.api.serializers import (
     RatingHistorySerializer,
     RatingSerializer,
     ReopenSerializer,
+    ResultReportCreateSerializer,
+    ResultReportDisputeSerializer,
+    ResultReportSerializer,
     RoundSerializer,
     SeedSerializer,
     StageCreateSerializer,
@@ -65,7 +68,15 @@ from tournaments.api.serializers import (
     TournamentUpdateSerializer,
     WithdrawSerializer,
 )
-from tournaments.models import Entry, Match, PlayerRating, Stage, TeamRegistration, Tournament
+from tournaments.models import (
+    Entry,
+    Match,
+    PlayerRating,
+    ResultReport,
+    Stage,
+    TeamRegistration,
+    Tournament,
+)
 from tournaments.services import transfer
 
 if TYPE_CHECKING:
@@ -76,6 +87,7 @@ SLUG = OpenApiParameter(
 )
 TAG_T, TAG_E, TAG_S, TAG_M, TAG_R = "tournaments", "entries", "stages", "matches", "ratings"
 TAG_REG = "registrations"
+TAG_REP = "reports"
 ViewMethod = TypeVar("ViewMethod", bound=Callable[..., Response])
 
 
@@ -444,6 +456,88 @@ class TeamRegistrationViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, 
     def withdraw(self, request: Request, pk: str) -> Response:
         services.team_registration_withdraw(registration_id=int(pk), actor=_actor(request))
         return _registration_response(int(pk), request)
+
+
+# ------------------------------------------------------------------------------ result reports
+def _report_response(report_id: int, status: int = 200) -> Response:
+    report = selectors.result_reports().get(pk=report_id)
+    response = Response(ResultReportSerializer(report).data, status=status)
+    if status == 201:
+        response["Location"] = reverse("api:report-detail", kwargs={"pk": report.pk})
+    return response
+
+
+@extend_schema_view(
+    list=extend_schema(summary="List results reported by players", tags=[TAG_REP]),
+    retrieve=extend_schema(
+        summary="A result reported by a player",
+        tags=[TAG_REP],
+        responses={200: ResultReportSerializer, **error_responses(404)},
+    ),
+)
+class ResultReportViewSet(mixins.ListModelMixin, mixins.RetrieveModelMixin, JsonApiViewSet):
+    """Results reported by a player of one of a match's teams, waiting for the other team or
+    a director to confirm them (two-party confirmation)."""
+
+    serializer_class = ResultReportSerializer
+    filterset_fields = ["status", "match"]
+    ordering_fields = ["created_at"]
+
+    def get_queryset(self) -> QuerySet[ResultReport]:
+        visible = selectors.tournaments_visible(self.request.user)
+        return selectors.result_reports().filter(match__stage__tournament__in=visible)
+
+    def _act(self, request: Request, pk: str, act: Callable[[int], object]) -> Response:
+        report = self.get_object()
+        act(report.pk)
+        return _report_response(report.pk)
+
+    @_action_schema(
+        "Confirm, as a player of the other team or a director: the result counts",
+        TAG_REP,
+        ResultReportSerializer,
+        operation_id="reports_confirm",
+    )
+    @idempotent
+    @action(detail=True, methods=["post"])
+    def confirm(self, request: Request, pk: str) -> Response:
+        actor = _actor(request)
+        return self._act(
+            request, pk, lambda rid: services.result_report_confirm(report_id=rid, actor=actor)
+        )
+
+    @_action_schema(
+        "Dispute, as a player of the other team, saying why: a director decides",
+        TAG_REP,
+        ResultReportSerializer,
+        ResultReportDisputeSerializer,
+        operation_id="reports_dispute",
+    )
+    @idempotent
+    @action(detail=True, methods=["post"])
+    def dispute(self, request: Request, pk: str) -> Response:
+        serializer = ResultReportDisputeSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        actor, reason = _actor(request), serializer.validated_data["reason"]
+        return self._act(
+            request,
+            pk,
+            lambda rid: services.result_report_dispute(report_id=rid, actor=actor, reason=reason),
+        )
+
+    @_action_schema(
+        "Withdraw a waiting report, as a player of the team that made it",
+        TAG_REP,
+        ResultReportSerializer,
+        operation_id="reports_withdraw",
+    )
+    @idempotent
+    @action(detail=True, methods=["post"])
+    def withdraw(self, request: Request, pk: str) -> Response:
+        actor = _actor(request)
+        return self._act(
+            request, pk, lambda rid: services.result_report_withdraw(report_id=rid, actor=actor)
+        )
 
 
 # ------------------------------------------------------------------------------ entries
@@ -854,6 +948,46 @@ class MatchViewSet(mixins.ListModelMixin, JsonApiViewSet):
         response = self._match_response(request, int(pk), status=201)
         response["Location"] = reverse("api:game-detail", kwargs={"pk": link.game_id})
         return response
+
+    @extend_schema(
+        summary="Report the match's result, as a player of one of its teams",
+        description=(
+            "Where the tournament's `results_confirmed_by_both` is on, a player of either team "
+            "reports every game of the match by its final totals. The report waits, counting "
+            "for nothing, until a player of the other team or a director confirms it "
+            "(`/reports/{id}/confirm/`); the other team may dispute it instead. `Location` is "
+            "the report's address."
+        ),
+        operation_id="matches_report_create",
+        tags=[TAG_M],
+        request=ResultReportCreateSerializer,
+        parameters=[LOCATION_HEADER],
+        responses={201: ResultReportSerializer, **error_responses(400, 401, 403, 404, 409)},
+    )
+    @idempotent
+    @action(detail=True, methods=["post"])
+    def report(self, request: Request, pk: str) -> Response:
+        serializer = ResultReportCreateSerializer(data=request.data)
+        serializer.is_valid(raise_exception=True)
+        self._match_response(request, int(pk))
+        report = services.result_report_create(
+            match_id=int(pk),
+            actor=_actor(request),
+            games=[services.ReportedGame(**game) for game in serializer.validated_data["games"]],
+        )
+        return _report_response(report.pk, status=201)
+
+    @extend_schema(
+        summary="The results reported for the match, the latest first",
+        operation_id="matches_reports_list",
+        tags=[TAG_M],
+        responses={200: ResultReportSerializer(many=True), **error_responses(404)},
+    )
+    @action(detail=True, methods=["get"], pagination_class=None, filter_backends=[])
+    def reports(self, request: Request, pk: str) -> Response:
+        self._match_response(request, int(pk))
+        reports = selectors.match_result_reports(int(pk))
+        return Response(ResultReportSerializer(reports, many=True).data)
 
     @extend_schema(
         summary="Correct a game recorded by its final totals (a quick result)",

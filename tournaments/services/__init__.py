@@ -37,7 +37,6 @@ from tournaments.services.reports import (
     result_report_create,
     result_report_dispute,
     result_report_withdraw,
-    result_reports_open,
 )
 from tournaments.services.stages import (
     stage_advance,
@@ -125,7 +124,6 @@ __all__ = [
     "result_report_create",
     "result_report_dispute",
     "result_report_withdraw",
-    "result_reports_open",
     "stage_advance",
     "stage_create",
     "stage_create_check",

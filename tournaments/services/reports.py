@@ -23,7 +23,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from django.db import transaction
-from django.db.models import QuerySet
 from django.utils import timezone
 
 from scoring.models import Player
@@ -281,16 +280,6 @@ def result_report_withdraw(*, report_id: int, actor: Actor) -> ResultReport:
         return report
 
 
-def result_reports_open(*, stage_ids: Sequence[int] | None = None) -> QuerySet[ResultReport]:
-    """Reports waiting to be confirmed or decided, disputed ones first (the director's list)."""
-    reports = ResultReport.objects.filter(status__in=OPEN)
-    if stage_ids is not None:
-        reports = reports.filter(match__stage_id__in=stage_ids)
-    return reports.select_related(
-        "match__round", "match__home__team", "match__away__team", "reported_by", "disputed_by"
-    ).order_by("status", "created_at", "pk")  # "disputed" sorts before "pending"
-
-
 __all__ = [
     "ReportedGame",
     "match_side_of",
@@ -298,5 +287,4 @@ __all__ = [
     "result_report_create",
     "result_report_dispute",
     "result_report_withdraw",
-    "result_reports_open",
 ]
