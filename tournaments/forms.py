@@ -95,6 +95,14 @@ class SetupForm(forms.Form):
         required=False,
         help_text=_("By their final totals only; directors always may."),
     )
+    results_confirmed_by_both = forms.BooleanField(
+        label=_("Players report results; the other team confirms"),
+        required=False,
+        help_text=_(
+            "A player of either team reports the match by its games' totals; it counts once "
+            "a player of the other team or a director confirms it."
+        ),
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -141,6 +149,40 @@ class QuickResultForm(forms.Form):
             winner = self.fields["winner"]
             assert isinstance(winner, forms.ChoiceField)  # noqa: S101 - declared above
             winner.choices = [("", _("As the totals say")), ("home", home), ("away", away)]
+
+
+class ResultReportForm(forms.Form):
+    """A player reports their match's result: each game by its final totals, the games after
+    the one that decided the match left empty."""
+
+    def __init__(
+        self, *args: Any, games: int = 1, home: str = "", away: str = "", **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        for number in range(1, games + 1):
+            for side, team in (("home", home), ("away", away)):
+                label = _("%(team)s's total") % {"team": team or side}
+                if games > 1:
+                    label = _("Game %(number)s: %(label)s") % {"number": number, "label": label}
+                self.fields[f"game{number}_{side}"] = forms.IntegerField(
+                    label=label, min_value=0, required=number == 1
+                )
+        self.games = games
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        played: list[tuple[int, int]] = []
+        for number in range(1, self.games + 1):
+            home, away = data.get(f"game{number}_home"), data.get(f"game{number}_away")
+            if home is None and away is None:
+                continue
+            if home is None or away is None:
+                missing = f"game{number}_home" if home is None else f"game{number}_away"
+                self.add_error(missing, _("Give both teams' totals of this game."))
+                continue
+            played.append((home, away))
+        data["games"] = played
+        return data
 
 
 class TeamRegistrationForm(forms.Form):

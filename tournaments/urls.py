@@ -80,6 +80,12 @@ urlpatterns = [
     path("matches/<int:pk>/forfeit/", matches.match_forfeit, name="match-forfeit"),
     path("matches/<int:pk>/quick-result/", matches.match_quick_result, name="match-quick-result"),
     path("matches/<int:pk>/totals/", matches.match_totals_correct, name="match-totals-correct"),
+    path("matches/<int:pk>/report/", matches.match_report, name="match-report"),
+    path(
+        "matches/<int:pk>/reports/<int:report_id>/<slug:act>/",
+        matches.report_act,
+        name="report-act",
+    ),
     path(
         "matches/<int:pk>/confirm-reset/", matches.match_reset_confirm, name="match-reset-confirm"
     ),

@@ -173,6 +173,16 @@ def test_the_page_lets_table_scorekeepers_record_games_played_on_paper() -> None
     assert Tournament.objects.get().quick_results_by_scorekeepers is True
 
 
+def test_the_page_asks_for_results_confirmed_by_both_teams() -> None:
+    director = UserFactory(director=True)
+    client = Client()
+    client.force_login(director)
+    assert "results_confirmed_by_both" in client.get("/tournaments/new/").content.decode()
+    answer = client.post("/tournaments/new/", _form(results_confirmed_by_both="on"))
+    assert answer.status_code == 302
+    assert Tournament.objects.get().results_confirmed_by_both is True
+
+
 def test_the_page_puts_each_refusal_beside_its_field() -> None:
     director = UserFactory(director=True)
     client = Client()

@@ -112,6 +112,7 @@ class Setup:
     third_place: bool = False
     check_in_required: bool = False
     quick_results_by_scorekeepers: bool = False
+    results_confirmed_by_both: bool = False
     entry_cap: int | None = None
     seeding: str = "as_entered"
     start: bool = True
@@ -173,6 +174,7 @@ def tournament_setup(*, actor: Actor, setup: Setup, rng: random.Random | None = 
         match_games=setup.match_games,
         check_in_required=setup.check_in_required,
         quick_results_by_scorekeepers=setup.quick_results_by_scorekeepers,
+        results_confirmed_by_both=setup.results_confirmed_by_both,
         entry_cap=setup.entry_cap,
     )
     tournament = tournament_open_registration(tournament_id=tournament.pk, actor=actor)

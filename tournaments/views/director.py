@@ -72,6 +72,11 @@ def day_page(
             **context,
             "reopen_error": reopen_error,
             "registration_form": registration_form,
+            "reports_open": (
+                selectors.result_reports_open(tournament_id=tournament.pk)
+                if tournament.status == Tournament.Status.RUNNING
+                else []
+            ),
             "registrations_pending": (
                 selectors.team_registrations_pending(tournament)
                 if tournament.self_registration and registration_form is not None

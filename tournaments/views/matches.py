@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -23,8 +23,8 @@ from scoring.models import Game
 from scoring.views.common import _put_errors, forbidden, post_else_back
 from tarabish_site.api.errors import ApplicationError, Conflict, NotAllowed, PreconditionFailed
 from tournaments import selectors, services
-from tournaments.forms import QuickResultForm, TotalsCorrectionForm
-from tournaments.models import Match
+from tournaments.forms import QuickResultForm, ResultReportForm, TotalsCorrectionForm
+from tournaments.models import Match, ResultReport
 from tournaments.views.common import _match_or_404
 
 
@@ -52,6 +52,8 @@ def _match_page(
     status: int = 200,
     quick_form: QuickResultForm | None = None,
     totals_form: TotalsCorrectionForm | None = None,
+    report_form: ResultReportForm | None = None,
+    dispute_error: str = "",
 ) -> HttpResponse:
     """The match's page; ``error`` says why a director's action on it was refused, and
     ``quick_form`` (``totals_form``) is a quick result (a correction of one) refused, with its
@@ -72,6 +74,22 @@ def _match_page(
         totals_form = totals_form or _totals_form(match)
     if totals_form is not None and not totals_form.fields["game"].choices:  # type: ignore[attr-defined]
         totals_form = None  # no game of it was recorded by its totals
+    reports = selectors.match_result_reports(match.pk)
+    open_report = next((r for r in reports if r.is_open), None)
+    side = (
+        services.match_side_of(match, request.user)
+        if tournament.results_confirmed_by_both
+        else None
+    )
+    can_report = (
+        side is not None
+        and open_report is None
+        and not links
+        and match.state in (Match.State.READY, Match.State.IN_PROGRESS)
+        and tournament.status != tournament.Status.FINISHED
+    )
+    if can_report and report_form is None:
+        report_form = _report_form(match)
     if can_quick and quick_form is None:
         quick_form = _quick_form(match)
     elif not can_quick and quick_form is not None and quick_form.errors:
@@ -92,6 +110,11 @@ def _match_page(
             "quick_form": quick_form if can_quick else None,
             "totals_form": totals_form if can_direct else None,
             "caller_rule": can_quick and tournament.ruleset.get("both_over") == "caller",
+            "report_form": report_form if can_report else None,
+            "reports": reports,
+            "open_report": open_report,
+            "report_acts": _report_acts(open_report, side, can_direct=can_direct),
+            "dispute_error": dispute_error,
         },
         status=status,
     )
@@ -169,6 +192,116 @@ def match_quick_result(request: HttpRequest, pk: int) -> HttpResponse:
             return redirect("tournaments:match-detail", pk=pk)
     fresh = _match_or_404(request, pk)
     return _match_page(request, fresh, quick_form=form, status=status)
+
+
+def _report_acts(report: ResultReport | None, side: str | None, *, can_direct: bool) -> set[str]:
+    """What the viewer may do with the match's open report: confirm, dispute, withdraw."""
+    if report is None:
+        return set()
+    acts = set()
+    pending = report.status == ResultReport.Status.PENDING
+    if can_direct:
+        acts.add("confirm")
+    if pending and side is not None and side != report.side:
+        acts |= {"confirm", "dispute"}
+    if pending and side == report.side:
+        acts.add("withdraw")
+    return acts
+
+
+def _report_form(match: Match, data: Any = None) -> ResultReportForm:
+    return ResultReportForm(
+        data,
+        games=match.games_planned,
+        home=match.home_name,
+        away=match.away_name,
+        prefix="report",
+    )
+
+
+@post_else_back("tournaments:match-detail")
+@login_required
+def match_report(request: HttpRequest, pk: int) -> HttpResponse:
+    """A player of one of the match's teams reports its result; it waits for the other team
+    (or a director) to confirm it."""
+    match = _match_or_404(request, pk)
+    form = _report_form(match, request.POST)
+    status = 400
+    if form.is_valid():
+        games = [
+            services.ReportedGame(home_points=home, away_points=away)
+            for home, away in form.cleaned_data["games"]
+        ]
+        try:
+            services.result_report_create(match_id=match.pk, actor=request.user, games=games)
+        except NotAllowed as exc:
+            return forbidden(
+                request,
+                exc.message,
+                reverse("tournaments:match-detail", args=[pk]),
+                _("Back to the match"),
+            )
+        except ApplicationError as exc:
+            # a refusal of one game's totals lands on the first game's fields
+            exc.fields = {
+                {"home_points": "game1_home", "away_points": "game1_away"}.get(k, "game1_home"): v
+                for k, v in (exc.fields or {}).items()
+            }
+            if not exc.fields:
+                exc.fields = {"game1_home": [exc.message]}
+            _put_errors(form, exc)
+            status = getattr(exc, "status", 400)
+        else:
+            messages.success(
+                request, _("Result reported: it counts once the other team confirms it.")
+            )
+            return redirect("tournaments:match-detail", pk=pk)
+    fresh = _match_or_404(request, pk)
+    return _match_page(request, fresh, report_form=form, status=status)
+
+
+@post_else_back("tournaments:match-detail")
+@login_required
+def report_act(request: HttpRequest, pk: int, report_id: int, act: str) -> HttpResponse:
+    """Confirm, dispute (with a reason) or withdraw a reported result, from its match's page."""
+    match = _match_or_404(request, pk)
+    if not ResultReport.objects.filter(pk=report_id, match=match).exists():
+        raise Http404
+    done = {
+        "confirm": _("Result confirmed: it counts now."),
+        "dispute": _("Result disputed: a director decides."),
+        "withdraw": _("Reported result withdrawn."),
+    }
+    try:
+        if act == "confirm":
+            services.result_report_confirm(report_id=report_id, actor=request.user)
+        elif act == "dispute":
+            services.result_report_dispute(
+                report_id=report_id, actor=request.user, reason=request.POST.get("reason", "")
+            )
+        elif act == "withdraw":
+            services.result_report_withdraw(report_id=report_id, actor=request.user)
+        else:
+            raise Http404
+    except NotAllowed as exc:
+        return forbidden(
+            request,
+            exc.message,
+            reverse("tournaments:match-detail", args=[match.pk]),
+            _("Back to the match"),
+        )
+    except ApplicationError as exc:
+        reason = (exc.fields or {}).get("reason")
+        fresh = _match_or_404(request, match.pk)
+        return _match_page(
+            request,
+            fresh,
+            error="" if reason else exc.message,
+            dispute_error=" ".join(reason) if reason else "",
+            status=getattr(exc, "status", 400),
+        )
+    messages.success(request, done[act])
+    return redirect("tournaments:match-detail", pk=match.pk)
 
 
 #: Where a refusal naming a field of the service lands on the correction's form.

@@ -50,6 +50,7 @@ def tournament_setup_page(request: HttpRequest) -> HttpResponse:
             third_place=data["third_place"],
             check_in_required=data["check_in_required"],
             quick_results_by_scorekeepers=data["quick_results_by_scorekeepers"],
+            results_confirmed_by_both=data["results_confirmed_by_both"],
             entry_cap=data["entry_cap"],
             seeding=data["seeding"],
         )
