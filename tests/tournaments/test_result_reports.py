@@ -247,3 +247,13 @@ def test_a_report_decided_then_a_new_one_may_be_made() -> None:
     again = result_report_create(match_id=match.pk, actor=away_player, games=AWAY_WINS)
     assert again.status == "pending"
     assert again.pk != report.pk
+
+
+def test_the_admin_lists_reports_and_changes_none(client: Any) -> None:
+    _tournament, match, home_player, _away = running()
+    result_report_create(match_id=match.pk, actor=home_player, games=AWAY_WINS)
+    client.force_login(UserFactory(is_staff=True, is_superuser=True))
+    listed = client.get("/admin/tournaments/resultreport/")
+    assert listed.status_code == 200
+    assert home_player.username in listed.content.decode()
+    assert client.get("/admin/tournaments/resultreport/add/").status_code == 403
