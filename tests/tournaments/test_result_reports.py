@@ -15,6 +15,7 @@ from tournaments.models import Match, ResultReport, Standing, Tournament
 from tournaments.selectors import result_reports_open
 from tournaments.services import (
     ReportedGame,
+    match_forfeit,
     match_game_record_totals,
     match_side_of,
     result_report_confirm,
@@ -257,3 +258,17 @@ def test_the_admin_lists_reports_and_changes_none(client: Any) -> None:
     assert listed.status_code == 200
     assert home_player.username in listed.content.decode()
     assert client.get("/admin/tournaments/resultreport/add/").status_code == 403
+
+
+def test_a_match_decided_another_way_overrules_its_open_report() -> None:
+    tournament, match, home_player, _away = running()
+    report = result_report_create(match_id=match.pk, actor=home_player, games=AWAY_WINS)
+    match_forfeit(
+        match_id=match.pk,
+        actor=tournament.organiser,
+        loser_id=match.home_id,
+        expected_version=match.version,
+    )
+    report.refresh_from_db()
+    assert report.status == "overruled"
+    assert result_reports_open(tournament_id=tournament.pk) == []

@@ -521,6 +521,8 @@ def _apply(stage: Stage, match: Match, outcome: MatchOutcome, *, confirm_reset: 
     elif stage.is_bracket and outcome.state == State.COMPLETE and not was_complete:
         bracket_advance(stage, match)
     # else nothing moves: a match started, or the same winner with other totals
+    if outcome.state == State.COMPLETE and not was_complete:
+        _overrule_reports(match, None)
     events.record(
         events.MATCH_RESULT,
         tournament_id=stage.tournament_id,
@@ -943,7 +945,9 @@ def match_game_record_totals(
                 "final totals.",
                 code="quick_result_not_allowed",
             )
-        link = match_game_record_totals_locked(
+        # a result recorded by a director settles any the players reported themselves
+        _overrule_reports(match, actor)
+        return match_game_record_totals_locked(
             match=match,
             actor=actor,
             home_points=home_points,
@@ -951,15 +955,18 @@ def match_game_record_totals(
             winner_id=winner_id,
             seats=seats,
         )
-        # a result recorded by a director settles any the players reported themselves
-        ResultReport.objects.filter(
-            match=match, status__in=[ReportStatus.PENDING, ReportStatus.DISPUTED]
-        ).update(
-            status=ReportStatus.OVERRULED,
-            decided_by=actor if actor is not None and actor.is_authenticated else None,
-            decided_at=timezone.now(),
-        )
-        return link
+
+
+def _overrule_reports(match: Match, actor: Actor) -> None:
+    """The match's reported results still open are overruled: its result came another way
+    (a director's quick result or forfeit, games played hand by hand)."""
+    ResultReport.objects.filter(
+        match=match, status__in=[ReportStatus.PENDING, ReportStatus.DISPUTED]
+    ).update(
+        status=ReportStatus.OVERRULED,
+        decided_by=actor if actor is not None and actor.is_authenticated else None,
+        decided_at=timezone.now(),
+    )
 
 
 def match_game_record_totals_locked(

@@ -84,7 +84,7 @@ def _match_page(
     can_report = (
         side is not None
         and open_report is None
-        and not links
+        and all(row.link.discarded for row in links)  # no game counted yet
         and match.state in (Match.State.READY, Match.State.IN_PROGRESS)
         and tournament.status != tournament.Status.FINISHED
     )
