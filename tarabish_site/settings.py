@@ -431,6 +431,7 @@ SPECTACULAR_SETTINGS = {
         "tarabish_site.api.schema.path_parameters_hook",
         "tarabish_site.api.schema.json_shapes_hook",
         "tarabish_site.api.schema.response_headers_hook",
+        "tarabish_site.api.schema.property_titles_hook",
     ],
     # One name for each set of choices that several fields share.
     "ENUM_NAME_OVERRIDES": {

@@ -511,3 +511,14 @@ def json_shapes_hook(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
                 continue
             prop.update(shape)
     return result
+
+
+def property_titles_hook(result: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+    """No title on a component's properties (a postprocessing hook): drf-spectacular titles a
+    property with its model field's label, which is written for the admin (and translated
+    with the request's language). The API's keys are its names; a property's description
+    says what it holds."""
+    for component in result.get("components", {}).get("schemas", {}).values():
+        for prop in component.get("properties", {}).values():
+            prop.pop("title", None)
+    return result

@@ -69,3 +69,22 @@ def test_every_list_documents_the_errors_it_answers(client: Client) -> None:
             assert str(response.status_code) in get["responses"], attempt
             assert set(response.json()) == {"message", "code", "fields"}, attempt
     assert asked > 20
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("language", ["en", "fr-CA"])
+def test_no_property_is_titled_with_its_model_field_s_label(client: Client, language: str) -> None:
+    """The models' field labels are written (and translated) for the admin: the schema names a
+    property by its key and describes it, in whatever language it is read."""
+    schema = client.get(
+        "/api/schema/",
+        HTTP_ACCEPT="application/vnd.oai.openapi+json",
+        HTTP_ACCEPT_LANGUAGE=language,
+    ).json()
+    titled = [
+        f"{name}.{key}"
+        for name, component in schema["components"]["schemas"].items()
+        for key, prop in component.get("properties", {}).items()
+        if "title" in prop
+    ]
+    assert titled == []
