@@ -49,18 +49,23 @@ class Side(models.TextChoices):
 class Player(models.Model):
     """A person who plays; may be linked to a user account."""
 
-    display_name = models.CharField(max_length=100)
-    community = models.CharField(max_length=100, blank=True, help_text=_("Home community"))
+    display_name = models.CharField(max_length=100, verbose_name=_("display name"))
+    community = models.CharField(
+        max_length=100, blank=True, help_text=_("Home community"), verbose_name=_("community")
+    )
     user = models.OneToOneField(
         settings.AUTH_USER_MODEL,
         null=True,
         blank=True,
         on_delete=models.SET_NULL,
         related_name="player",
+        verbose_name=_("user"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
         ordering = ["display_name", "id"]
         constraints = [
             models.UniqueConstraint(
@@ -81,12 +86,18 @@ class Player(models.Model):
 class Team(models.Model):
     """A partnership of two players. The same pair can play many games, under one team."""
 
-    name = models.CharField(max_length=120)
-    player_one = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    player_two = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    created_at = models.DateTimeField(auto_now_add=True)
+    name = models.CharField(max_length=120, verbose_name=_("name"))
+    player_one = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("first player")
+    )
+    player_two = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("second player")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("team")
+        verbose_name_plural = _("teams")
         ordering = ["name", "id"]
         constraints = [
             models.CheckConstraint(
@@ -128,53 +139,93 @@ class Game(models.Model):
         FLIP_FOR_JACKS = "flip_for_jacks", _("Flip for jacks")
         HIGH_CARD = "high_card", _("High card")
 
-    team_a = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="games_as_a")
-    team_b = models.ForeignKey(Team, on_delete=models.PROTECT, related_name="games_as_b")
-    seat_0 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    seat_1 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    seat_2 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    seat_3 = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="+")
-    table = models.CharField(max_length=60, blank=True, help_text=_("Table label, e.g. 'Table 4'"))
+    team_a = models.ForeignKey(
+        Team, on_delete=models.PROTECT, related_name="games_as_a", verbose_name=_("team A")
+    )
+    team_b = models.ForeignKey(
+        Team, on_delete=models.PROTECT, related_name="games_as_b", verbose_name=_("team B")
+    )
+    seat_0 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("seat 0")
+    )
+    seat_1 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("seat 1")
+    )
+    seat_2 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("seat 2")
+    )
+    seat_3 = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="+", verbose_name=_("seat 3")
+    )
+    table = models.CharField(
+        max_length=60,
+        blank=True,
+        help_text=_("Table label, e.g. 'Table 4'"),
+        verbose_name=_("table"),
+    )
     #: Anyone may follow a public game; a private one only its scorekeepers and directors.
     public = models.BooleanField(
         default=True,
         help_text=_("Anyone may follow the game. Otherwise only its scorekeepers and directors."),
+        verbose_name=_("public"),
     )
 
     #: A copy of the engine ruleset (``Ruleset.to_json()``); never changed under a running game.
-    ruleset = models.JSONField(default=dict)
+    ruleset = models.JSONField(default=dict, verbose_name=_("ruleset"))
     #: The preset slug the ruleset was copied from (``scoring.engine.PRESETS``), or "custom".
-    ruleset_preset = models.CharField(max_length=40, default="cape-breton-standard")
+    ruleset_preset = models.CharField(
+        max_length=40, default="cape-breton-standard", verbose_name=_("ruleset preset")
+    )
 
-    first_dealer = models.PositiveSmallIntegerField(null=True, blank=True, choices=SEAT_CHOICES)
+    first_dealer = models.PositiveSmallIntegerField(
+        null=True, blank=True, choices=SEAT_CHOICES, verbose_name=_("first dealer")
+    )
     first_dealer_method = models.CharField(
-        max_length=20, choices=FirstDealerMethod.choices, blank=True, default=""
+        max_length=20,
+        choices=FirstDealerMethod.choices,
+        blank=True,
+        default="",
+        verbose_name=_("how the first dealer was chosen"),
     )
     #: The cards of flip for jacks / high card: ``[[seat, "JS"], ...]`` in the order dealt.
-    first_dealer_flips = models.JSONField(default=list, blank=True)
+    first_dealer_flips = models.JSONField(
+        default=list, blank=True, verbose_name=_("cards flipped for the first dealer")
+    )
 
-    status = models.CharField(max_length=12, choices=Status.choices, default=Status.IN_PROGRESS)
-    winner = models.CharField(max_length=6, choices=Side.choices, blank=True, default="")
-    ended_reason = models.TextField(blank=True)
+    status = models.CharField(
+        max_length=12, choices=Status.choices, default=Status.IN_PROGRESS, verbose_name=_("status")
+    )
+    winner = models.CharField(
+        max_length=6, choices=Side.choices, blank=True, default="", verbose_name=_("winning team")
+    )
+    ended_reason = models.TextField(blank=True, verbose_name=_("reason ended"))
     #: Played on paper and recorded by its final totals only: it has no hands, and its
     #: totals and winner were entered, not derived.
     totals_only = models.BooleanField(
         default=False,
         help_text=_("Recorded by its final totals only, without hands (a game played on paper)."),
+        verbose_name=_("totals only"),
     )
 
     # Derived by the engine's game_progress from the hands; stored for cheap reads.
-    score_a = models.IntegerField(default=0)
-    score_b = models.IntegerField(default=0)
-    hands_played = models.PositiveSmallIntegerField(default=0)
-    next_dealer = models.PositiveSmallIntegerField(null=True, blank=True, choices=SEAT_CHOICES)
-    forced_seat = models.PositiveSmallIntegerField(null=True, blank=True, choices=SEAT_CHOICES)
+    score_a = models.IntegerField(default=0, verbose_name=_("team A score"))
+    score_b = models.IntegerField(default=0, verbose_name=_("team B score"))
+    hands_played = models.PositiveSmallIntegerField(default=0, verbose_name=_("hands played"))
+    next_dealer = models.PositiveSmallIntegerField(
+        null=True, blank=True, choices=SEAT_CHOICES, verbose_name=_("next dealer")
+    )
+    forced_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, choices=SEAT_CHOICES, verbose_name=_("seat forced to call")
+    )
 
     #: Bumped on every change to the game or its hands (the API's ETag).
-    version = models.PositiveIntegerField(default=1)
+    version = models.PositiveIntegerField(default=1, verbose_name=_("version"))
 
     scorekeepers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="scored_games"
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="scored_games",
+        verbose_name=_("scorekeepers"),
     )
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -182,12 +233,17 @@ class Game(models.Model):
         blank=True,
         on_delete=models.SET_NULL,
         related_name="+",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(
+        auto_now_add=True, db_index=True, verbose_name=_("created at")
+    )
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         ordering = ["-created_at", "-id"]
         permissions = [("direct_games", "Can direct games: reopen them and rule on disputes")]
         indexes = [models.Index(fields=["status", "-created_at"], name="scoring_game_status_idx")]
@@ -284,46 +340,65 @@ class Hand(models.Model):
 
     # A game with hands is never deleted (it is ended early instead): its hands and their
     # revisions are the record of what was played.
-    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="hands")
-    number = models.PositiveSmallIntegerField()
+    game = models.ForeignKey(
+        Game, on_delete=models.PROTECT, related_name="hands", verbose_name=_("game")
+    )
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
     #: Undo keeps the hand and its history; an undone hand no longer counts.
-    undone = models.BooleanField(default=False)
-    version = models.PositiveIntegerField(default=1)
+    undone = models.BooleanField(default=False, verbose_name=_("undone"))
+    version = models.PositiveIntegerField(default=1, verbose_name=_("version"))
 
-    entry_kind = models.CharField(max_length=8, choices=EntryKind.choices)
+    entry_kind = models.CharField(
+        max_length=8, choices=EntryKind.choices, verbose_name=_("entry kind")
+    )
     #: Exactly what the scorekeeper entered.
-    entry = models.JSONField()
+    entry = models.JSONField(verbose_name=_("hand as entered"))
 
     # Derived by the engine from the entry (and any misplay dispute's decision).
-    dealer = models.PositiveSmallIntegerField(choices=SEAT_CHOICES)
-    caller = models.PositiveSmallIntegerField(null=True, blank=True, choices=SEAT_CHOICES)
-    trump = models.CharField(max_length=1, choices=TRUMP_CHOICES, blank=True)
-    outcome = models.CharField(max_length=20, choices=OUTCOME_CHOICES)
-    points_a = models.PositiveIntegerField(default=0)
-    points_b = models.PositiveIntegerField(default=0)
-    card_points_a = models.PositiveIntegerField(default=0)
-    card_points_b = models.PositiveIntegerField(default=0)
-    run_points_a = models.PositiveIntegerField(default=0)
-    run_points_b = models.PositiveIntegerField(default=0)
-    bella_points_a = models.PositiveIntegerField(default=0)
-    bella_points_b = models.PositiveIntegerField(default=0)
-    runs_counted_by = models.PositiveSmallIntegerField(null=True, blank=True, choices=SEAT_CHOICES)
-    bella_seat = models.PositiveSmallIntegerField(null=True, blank=True, choices=SEAT_CHOICES)
-    hand_total = models.PositiveIntegerField(default=0)
+    dealer = models.PositiveSmallIntegerField(choices=SEAT_CHOICES, verbose_name=_("dealer"))
+    caller = models.PositiveSmallIntegerField(
+        null=True, blank=True, choices=SEAT_CHOICES, verbose_name=_("caller")
+    )
+    trump = models.CharField(
+        max_length=1, choices=TRUMP_CHOICES, blank=True, verbose_name=_("trump")
+    )
+    outcome = models.CharField(max_length=20, choices=OUTCOME_CHOICES, verbose_name=_("outcome"))
+    points_a = models.PositiveIntegerField(default=0, verbose_name=_("team A points"))
+    points_b = models.PositiveIntegerField(default=0, verbose_name=_("team B points"))
+    card_points_a = models.PositiveIntegerField(default=0, verbose_name=_("team A card points"))
+    card_points_b = models.PositiveIntegerField(default=0, verbose_name=_("team B card points"))
+    run_points_a = models.PositiveIntegerField(default=0, verbose_name=_("team A run points"))
+    run_points_b = models.PositiveIntegerField(default=0, verbose_name=_("team B run points"))
+    bella_points_a = models.PositiveIntegerField(default=0, verbose_name=_("team A bella points"))
+    bella_points_b = models.PositiveIntegerField(default=0, verbose_name=_("team B bella points"))
+    runs_counted_by = models.PositiveSmallIntegerField(
+        null=True, blank=True, choices=SEAT_CHOICES, verbose_name=_("runs counted by")
+    )
+    bella_seat = models.PositiveSmallIntegerField(
+        null=True, blank=True, choices=SEAT_CHOICES, verbose_name=_("bella seat")
+    )
+    hand_total = models.PositiveIntegerField(default=0, verbose_name=_("hand total"))
     #: ``HandResult.to_json()`` of the result that counts.
-    result = models.JSONField()
-    running_a = models.IntegerField(default=0)
-    running_b = models.IntegerField(default=0)
+    result = models.JSONField(verbose_name=_("result"))
+    running_a = models.IntegerField(default=0, verbose_name=_("team A running score"))
+    running_b = models.IntegerField(default=0, verbose_name=_("team B running score"))
 
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     objects = HandQuerySet.as_manager()
 
     class Meta:
+        verbose_name = _("hand")
+        verbose_name_plural = _("hands")
         ordering = ["game", "number", "id"]
         constraints = [
             models.UniqueConstraint(
@@ -397,22 +472,35 @@ class HandRevision(models.Model):
     # No index of its own: the unique (hand, version) index starts with the hand, and one index
     # fewer is written with every hand entered.
     hand = models.ForeignKey(
-        Hand, on_delete=models.CASCADE, related_name="revisions", db_index=False
+        Hand,
+        on_delete=models.CASCADE,
+        related_name="revisions",
+        db_index=False,
+        verbose_name=_("hand"),
     )
-    version = models.PositiveIntegerField()
-    action = models.CharField(max_length=10, choices=Action.choices)
-    entry_kind = models.CharField(max_length=8, choices=Hand.EntryKind.choices)
-    entry = models.JSONField()
-    result = models.JSONField()
-    reason = models.TextField(blank=True)
+    version = models.PositiveIntegerField(verbose_name=_("version"))
+    action = models.CharField(max_length=10, choices=Action.choices, verbose_name=_("change"))
+    entry_kind = models.CharField(
+        max_length=8, choices=Hand.EntryKind.choices, verbose_name=_("entry kind")
+    )
+    entry = models.JSONField(verbose_name=_("hand as entered"))
+    result = models.JSONField(verbose_name=_("result"))
+    reason = models.TextField(blank=True, verbose_name=_("reason"))
     changed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("changed by"),
     )
     #: The recorded version keeps the time the hand was entered, so the time is given, not
     #: taken when the row is written.
-    changed_at = models.DateTimeField(default=timezone.now)
+    changed_at = models.DateTimeField(default=timezone.now, verbose_name=_("changed at"))
 
     class Meta:
+        verbose_name = _("hand revision")
+        verbose_name_plural = _("hand revisions")
         ordering = ["hand", "version"]
         constraints = [
             models.UniqueConstraint(
@@ -432,17 +520,28 @@ class TotalsRevision(models.Model):
     director corrected them: kept forever, with who corrected them, when and why. The game
     itself holds the totals as they are now."""
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="totals_revisions")
-    score_a = models.IntegerField()
-    score_b = models.IntegerField()
-    winner = models.CharField(max_length=6, choices=Side.choices, blank=True)
-    reason = models.TextField()
-    changed_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="totals_revisions", verbose_name=_("game")
     )
-    changed_at = models.DateTimeField(default=timezone.now)
+    score_a = models.IntegerField(verbose_name=_("team A score"))
+    score_b = models.IntegerField(verbose_name=_("team B score"))
+    winner = models.CharField(
+        max_length=6, choices=Side.choices, blank=True, verbose_name=_("winning team")
+    )
+    reason = models.TextField(verbose_name=_("reason"))
+    changed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("changed by"),
+    )
+    changed_at = models.DateTimeField(default=timezone.now, verbose_name=_("changed at"))
 
     class Meta:
+        verbose_name = _("former totals")
+        verbose_name_plural = _("former totals")
         ordering = ["game", "changed_at", "id"]
 
     def __str__(self) -> str:
@@ -468,35 +567,53 @@ class MisplayDispute(models.Model):
         UPHELD = "upheld", _("Upheld")
         OVERRULED = "overruled", _("Overruled")
 
-    hand = models.ForeignKey(Hand, on_delete=models.CASCADE, related_name="disputes")
-    called_by = models.PositiveSmallIntegerField(choices=SEAT_CHOICES)
-    accused = models.PositiveSmallIntegerField(choices=SEAT_CHOICES)
-    trick = models.PositiveSmallIntegerField()
-    proof_card = models.CharField(max_length=3, blank=True)
-    #: The trick record shown as evidence (``TrickRecord.to_json()`` shape).
-    evidence = models.JSONField()
-
-    status = models.CharField(max_length=16, choices=Status.choices, default=Status.PENDING)
-    #: ``Verdict.to_json()``, or the engine's error for a rejected record.
-    verdict = models.JSONField(null=True, blank=True)
-    reason = models.TextField(blank=True)
-    adjudicated_at = models.DateTimeField(null=True, blank=True)
-
-    ruling = models.CharField(max_length=10, choices=Ruling.choices, default=Ruling.NONE)
-    ruling_note = models.TextField(blank=True)
-    ruled_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    hand = models.ForeignKey(
+        Hand, on_delete=models.CASCADE, related_name="disputes", verbose_name=_("hand")
     )
-    ruled_at = models.DateTimeField(null=True, blank=True)
+    called_by = models.PositiveSmallIntegerField(choices=SEAT_CHOICES, verbose_name=_("called by"))
+    accused = models.PositiveSmallIntegerField(choices=SEAT_CHOICES, verbose_name=_("accused seat"))
+    trick = models.PositiveSmallIntegerField(verbose_name=_("trick"))
+    proof_card = models.CharField(max_length=3, blank=True, verbose_name=_("proof card"))
+    #: The trick record shown as evidence (``TrickRecord.to_json()`` shape).
+    evidence = models.JSONField(verbose_name=_("evidence"))
+
+    status = models.CharField(
+        max_length=16, choices=Status.choices, default=Status.PENDING, verbose_name=_("status")
+    )
+    #: ``Verdict.to_json()``, or the engine's error for a rejected record.
+    verdict = models.JSONField(null=True, blank=True, verbose_name=_("verdict"))
+    reason = models.TextField(blank=True, verbose_name=_("reason"))
+    adjudicated_at = models.DateTimeField(null=True, blank=True, verbose_name=_("judged at"))
+
+    ruling = models.CharField(
+        max_length=10, choices=Ruling.choices, default=Ruling.NONE, verbose_name=_("ruling")
+    )
+    ruling_note = models.TextField(blank=True, verbose_name=_("ruling note"))
+    ruled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("ruled by"),
+    )
+    ruled_at = models.DateTimeField(null=True, blank=True, verbose_name=_("ruled at"))
 
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
     #: Bumped on every change (adjudication, ruling); the API's ETag.
-    version = models.PositiveIntegerField(default=1)
+    version = models.PositiveIntegerField(default=1, verbose_name=_("version"))
 
     class Meta:
+        verbose_name = _("misplay dispute")
+        verbose_name_plural = _("misplay disputes")
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["status"], name="scoring_dispute_status_idx")]
         constraints = [
@@ -587,10 +704,14 @@ class ResultChange(models.Model):
     so no result depends on a message having been sent, or having arrived.
     """
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
-    created_at = models.DateTimeField(default=timezone.now)
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="+", verbose_name=_("game")
+    )
+    created_at = models.DateTimeField(default=timezone.now, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("result change")
+        verbose_name_plural = _("result changes")
         indexes = [models.Index(fields=["created_at"], name="scoring_resultchange_created")]
 
     def __str__(self) -> str:

@@ -36,51 +36,70 @@ class Tournament(models.Model):
         BEST_OF = "best_of", _("Best of N games")
         FIXED = "fixed", _("Fixed number of games, total points")
 
-    name = models.CharField(max_length=200)
-    slug = models.SlugField(max_length=80, unique=True)
-    venue = models.CharField(max_length=200, blank=True)
-    starts_on = models.DateField()
-    ends_on = models.DateField()
+    name = models.CharField(max_length=200, verbose_name=_("name"))
+    slug = models.SlugField(max_length=80, unique=True, verbose_name=_("slug"))
+    venue = models.CharField(max_length=200, blank=True, verbose_name=_("venue"))
+    starts_on = models.DateField(verbose_name=_("first day"))
+    ends_on = models.DateField(verbose_name=_("last day"))
     organiser = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         related_name="organised_tournaments",
         null=True,
         blank=True,
+        verbose_name=_("organiser"),
     )
     directors = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, related_name="directed_tournaments", blank=True
+        settings.AUTH_USER_MODEL,
+        related_name="directed_tournaments",
+        blank=True,
+        verbose_name=_("directors"),
     )
     #: Accounts that keep score at every table of the tournament while it runs (and do
     #: nothing else: no rulings, no forfeits), named by its directors.
     scorekeepers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, related_name="kept_tournaments", blank=True
+        settings.AUTH_USER_MODEL,
+        related_name="kept_tournaments",
+        blank=True,
+        verbose_name=_("scorekeepers"),
     )
     ruleset_preset = models.CharField(
         max_length=60,
         blank=True,
         help_text=_("Slug of the engine preset; empty for a custom ruleset."),
+        verbose_name=_("ruleset preset"),
     )
     ruleset = models.JSONField(
-        help_text=_("The full ruleset, copied to every game of the tournament.")
+        help_text=_("The full ruleset, copied to every game of the tournament."),
+        verbose_name=_("ruleset"),
     )
     match_format = models.CharField(
-        max_length=10, choices=MatchFormat.choices, default=MatchFormat.BEST_OF
+        max_length=10,
+        choices=MatchFormat.choices,
+        default=MatchFormat.BEST_OF,
+        verbose_name=_("match format"),
     )
     match_games = models.PositiveSmallIntegerField(
-        default=1, help_text=_("N: best of N games, or a fixed number of N games.")
+        default=1,
+        help_text=_("N: best of N games, or a fixed number of N games."),
+        verbose_name=_("games per match"),
     )
-    status = models.CharField(max_length=20, choices=Status.choices, default=Status.DRAFT)
-    public = models.BooleanField(default=True)
-    substitutes_allowed = models.BooleanField(default=False)
+    status = models.CharField(
+        max_length=20, choices=Status.choices, default=Status.DRAFT, verbose_name=_("status")
+    )
+    public = models.BooleanField(default=True, verbose_name=_("public"))
+    substitutes_allowed = models.BooleanField(default=False, verbose_name=_("substitutes allowed"))
     seed_by_rating = models.BooleanField(
-        default=False, help_text=_("At check-in, seed entries by the players' ratings.")
+        default=False,
+        help_text=_("At check-in, seed entries by the players' ratings."),
+        verbose_name=_("seed by rating"),
     )
     check_in_required = models.BooleanField(
         default=False,
         help_text=_(
             "Teams check in on the day; otherwise every registered team is checked in and plays."
         ),
+        verbose_name=_("check-in required"),
     )
     entry_cap = models.PositiveIntegerField(
         null=True,
@@ -89,6 +108,7 @@ class Tournament(models.Model):
             "The most teams that play: teams registered beyond it wait, and are "
             "promoted in order of registration when a place frees. Empty: no cap."
         ),
+        verbose_name=_("entry cap"),
     )
     quick_results_by_scorekeepers = models.BooleanField(
         default=False,
@@ -96,6 +116,7 @@ class Tournament(models.Model):
             "The scorekeeper of a match's table may record a game played on paper by its "
             "final totals (directors always may)."
         ),
+        verbose_name=_("quick results by scorekeepers"),
     )
     results_confirmed_by_both = models.BooleanField(
         default=False,
@@ -108,21 +129,28 @@ class Tournament(models.Model):
         default=False,
         help_text="Signed-in players register their own teams from the tournament's page "
         "(a player names a partner, who confirms), while the registration window is open.",
+        verbose_name=_("self-registration"),
     )
     registration_opens_at = models.DateTimeField(
-        null=True, blank=True, help_text="Teams register themselves from then; empty: at once."
+        null=True,
+        blank=True,
+        help_text="Teams register themselves from then; empty: at once.",
+        verbose_name=_("registration opens at"),
     )
     registration_closes_at = models.DateTimeField(
         null=True,
         blank=True,
         help_text="Teams register themselves until then; empty: until play starts.",
+        verbose_name=_("registration closes at"),
     )
-    version = models.PositiveIntegerField(default=1)
-    created_at = models.DateTimeField(auto_now_add=True)
-    updated_at = models.DateTimeField(auto_now=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=1, verbose_name=_("version"))
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
 
     class Meta:
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
         ordering = ["-starts_on", "name"]
         constraints = [
             models.CheckConstraint(
@@ -170,20 +198,31 @@ class Entry(models.Model):
         WITHDRAWN = "withdrawn", _("Withdrawn")
         WAITING = "waiting", _("On the waiting list")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
-    team = models.ForeignKey("scoring.Team", on_delete=models.PROTECT, related_name="entries")
-    seed = models.PositiveIntegerField(null=True, blank=True)
-    status = models.CharField(max_length=12, choices=Status.choices, default=Status.ACTIVE)
-    checked_in = models.BooleanField(default=False)
-    checked_in_at = models.DateTimeField(null=True, blank=True)
-    withdrawn_at = models.DateTimeField(null=True, blank=True)
-    withdrawal_note = models.CharField(max_length=300, blank=True)
-    substitutes = models.ManyToManyField("scoring.Player", blank=True, related_name="substitutes")
-    final_place = models.PositiveIntegerField(null=True, blank=True)
-    registered_at = models.DateTimeField(auto_now_add=True)
-    version = models.PositiveIntegerField(default=1)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entries", verbose_name=_("tournament")
+    )
+    team = models.ForeignKey(
+        "scoring.Team", on_delete=models.PROTECT, related_name="entries", verbose_name=_("team")
+    )
+    seed = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("seed"))
+    status = models.CharField(
+        max_length=12, choices=Status.choices, default=Status.ACTIVE, verbose_name=_("status")
+    )
+    checked_in = models.BooleanField(default=False, verbose_name=_("checked in"))
+    checked_in_at = models.DateTimeField(null=True, blank=True, verbose_name=_("checked in at"))
+    withdrawn_at = models.DateTimeField(null=True, blank=True, verbose_name=_("withdrawn at"))
+    withdrawal_note = models.CharField(
+        max_length=300, blank=True, verbose_name=_("withdrawal note")
+    )
+    substitutes = models.ManyToManyField(
+        "scoring.Player", blank=True, related_name="substitutes", verbose_name=_("substitutes")
+    )
+    final_place = models.PositiveIntegerField(null=True, blank=True, verbose_name=_("final place"))
+    registered_at = models.DateTimeField(auto_now_add=True, verbose_name=_("registered at"))
+    version = models.PositiveIntegerField(default=1, verbose_name=_("version"))
 
     class Meta:
+        verbose_name = _("entry")
         ordering = ["tournament_id", "seed", "id"]
         verbose_name_plural = _("entries")
         constraints = [
@@ -234,30 +273,42 @@ class TeamRegistration(models.Model):
         WITHDRAWN = "withdrawn", _("Withdrawn")
 
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="team_registrations"
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="team_registrations",
+        verbose_name=_("tournament"),
     )
     requested_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="team_registrations_made"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="team_registrations_made",
+        verbose_name=_("requested by"),
     )
     partner = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.CASCADE,
         related_name="team_registrations_named_in",
+        verbose_name=_("partner"),
     )
-    team_name = models.CharField(max_length=120, blank=True)
-    community = models.CharField(max_length=100, blank=True)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    team_name = models.CharField(max_length=120, blank=True, verbose_name=_("team name"))
+    community = models.CharField(max_length=100, blank=True, verbose_name=_("community"))
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.PENDING, verbose_name=_("status")
+    )
     entry = models.OneToOneField(
         Entry,
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="team_registration",
+        verbose_name=_("entry"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    decided_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
+    decided_at = models.DateTimeField(null=True, blank=True, verbose_name=_("decided at"))
 
     class Meta:
+        verbose_name = _("team registration")
+        verbose_name_plural = _("team registrations")
         ordering = ["-created_at", "-id"]
         constraints = [
             models.CheckConstraint(
@@ -311,25 +362,38 @@ class Stage(models.Model):
         SINGLE = "single", _("Single match")
         NONE = "none", _("None")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="stages")
-    order = models.PositiveSmallIntegerField()
-    name = models.CharField(max_length=100)
-    kind = models.CharField(max_length=12, choices=Kind.choices)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    pool_count = models.PositiveSmallIntegerField(default=1)
-    legs = models.PositiveSmallIntegerField(default=1, help_text=_("2 for a double round robin."))
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="stages", verbose_name=_("tournament")
+    )
+    order = models.PositiveSmallIntegerField(verbose_name=_("order"))
+    name = models.CharField(max_length=100, verbose_name=_("name"))
+    kind = models.CharField(max_length=12, choices=Kind.choices, verbose_name=_("format"))
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.PENDING, verbose_name=_("status")
+    )
+    pool_count = models.PositiveSmallIntegerField(default=1, verbose_name=_("number of pools"))
+    legs = models.PositiveSmallIntegerField(
+        default=1, help_text=_("2 for a double round robin."), verbose_name=_("legs")
+    )
     swiss_rounds = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text=_("Empty: ceil(log2 of the number of entries).")
+        null=True,
+        blank=True,
+        help_text=_("Empty: ceil(log2 of the number of entries)."),
+        verbose_name=_("Swiss rounds"),
     )
     swiss_pairing = models.CharField(
         max_length=12,
         choices=SwissPairing.choices,
         default=SwissPairing.DUTCH,
         help_text=_("How a Swiss stage pairs each round."),
+        verbose_name=_("Swiss pairing"),
     )
-    third_place = models.BooleanField(default=False)
+    third_place = models.BooleanField(default=False, verbose_name=_("third-place match"))
     grand_final = models.CharField(
-        max_length=8, choices=GrandFinal.choices, default=GrandFinal.RESET
+        max_length=8,
+        choices=GrandFinal.choices,
+        default=GrandFinal.RESET,
+        verbose_name=_("grand final"),
     )
     qualifiers_per_pool = models.PositiveSmallIntegerField(
         null=True,
@@ -338,24 +402,33 @@ class Stage(models.Model):
             "How many entries of each pool of the previous stage play this stage; "
             "empty for every active entry."
         ),
+        verbose_name=_("qualifiers per pool"),
     )
-    tiebreakers = models.JSONField(default=list, blank=True)
+    tiebreakers = models.JSONField(default=list, blank=True, verbose_name=_("tiebreakers"))
     match_format = models.CharField(
         max_length=10,
         choices=Tournament.MatchFormat.choices,
         blank=True,
         help_text=_("Empty: the tournament's match format."),
+        verbose_name=_("match format"),
     )
     match_games = models.PositiveSmallIntegerField(
-        null=True, blank=True, help_text=_("Empty: the tournament's number of games.")
+        null=True,
+        blank=True,
+        help_text=_("Empty: the tournament's number of games."),
+        verbose_name=_("games per match"),
     )
-    standings_dirty = models.BooleanField(default=False)
-    standings_computed_at = models.DateTimeField(null=True, blank=True)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
-    version = models.PositiveIntegerField(default=1)
+    standings_dirty = models.BooleanField(default=False, verbose_name=_("standings out of date"))
+    standings_computed_at = models.DateTimeField(
+        null=True, blank=True, verbose_name=_("standings computed at")
+    )
+    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
+    version = models.PositiveIntegerField(default=1, verbose_name=_("version"))
 
     class Meta:
+        verbose_name = _("stage")
+        verbose_name_plural = _("stages")
         ordering = ["tournament_id", "order"]
         constraints = [
             models.UniqueConstraint(
@@ -423,11 +496,15 @@ class Stage(models.Model):
 
 
 class Pool(models.Model):
-    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="pools")
-    number = models.PositiveSmallIntegerField()
-    name = models.CharField(max_length=50)
+    stage = models.ForeignKey(
+        Stage, on_delete=models.CASCADE, related_name="pools", verbose_name=_("stage")
+    )
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
+    name = models.CharField(max_length=50, verbose_name=_("name"))
 
     class Meta:
+        verbose_name = _("pool")
+        verbose_name_plural = _("pools")
         ordering = ["stage_id", "number"]
         constraints = [
             models.UniqueConstraint(
@@ -444,14 +521,24 @@ class Pool(models.Model):
 class StageEntry(models.Model):
     """An entry playing a stage, with its seed in that stage (and its pool, if any)."""
 
-    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="stage_entries")
-    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="stage_entries")
-    pool = models.ForeignKey(
-        Pool, on_delete=models.CASCADE, related_name="stage_entries", null=True, blank=True
+    stage = models.ForeignKey(
+        Stage, on_delete=models.CASCADE, related_name="stage_entries", verbose_name=_("stage")
     )
-    seed = models.PositiveIntegerField()
+    entry = models.ForeignKey(
+        Entry, on_delete=models.CASCADE, related_name="stage_entries", verbose_name=_("entry")
+    )
+    pool = models.ForeignKey(
+        Pool,
+        on_delete=models.CASCADE,
+        related_name="stage_entries",
+        null=True,
+        blank=True,
+        verbose_name=_("pool"),
+    )
+    seed = models.PositiveIntegerField(verbose_name=_("seed"))
 
     class Meta:
+        verbose_name = _("stage entry")
         ordering = ["stage_id", "seed"]
         verbose_name_plural = _("stage entries")
         constraints = [
@@ -478,12 +565,18 @@ class Round(models.Model):
         LOSERS = "losers", _("Losers bracket")
         FINAL = "final", _("Finals")
 
-    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="rounds")
-    side = models.CharField(max_length=8, choices=Side.choices, default=Side.MAIN)
-    number = models.PositiveSmallIntegerField()
-    name = models.CharField(max_length=60)
+    stage = models.ForeignKey(
+        Stage, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("stage")
+    )
+    side = models.CharField(
+        max_length=8, choices=Side.choices, default=Side.MAIN, verbose_name=_("bracket side")
+    )
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
+    name = models.CharField(max_length=60, verbose_name=_("name"))
 
     class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
         ordering = ["stage_id", "id"]
         constraints = [
             models.UniqueConstraint(
@@ -507,21 +600,47 @@ class Match(models.Model):
         COMPLETE = "complete", _("Complete")
         VOID = "void", _("Not played")
 
-    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="matches")
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="matches")
-    pool = models.ForeignKey(
-        Pool, on_delete=models.CASCADE, related_name="matches", null=True, blank=True
+    stage = models.ForeignKey(
+        Stage, on_delete=models.CASCADE, related_name="matches", verbose_name=_("stage")
     )
-    number = models.PositiveIntegerField(help_text=_("Board number within the round."))
-    key = models.CharField(max_length=12, blank=True, help_text=_("Bracket key, e.g. W1-3, L2-1."))
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="matches", verbose_name=_("round")
+    )
+    pool = models.ForeignKey(
+        Pool,
+        on_delete=models.CASCADE,
+        related_name="matches",
+        null=True,
+        blank=True,
+        verbose_name=_("pool"),
+    )
+    number = models.PositiveIntegerField(
+        help_text=_("Board number within the round."), verbose_name=_("number")
+    )
+    key = models.CharField(
+        max_length=12,
+        blank=True,
+        help_text=_("Bracket key, e.g. W1-3, L2-1."),
+        verbose_name=_("bracket key"),
+    )
     home = models.ForeignKey(
-        Entry, on_delete=models.PROTECT, related_name="home_matches", null=True, blank=True
+        Entry,
+        on_delete=models.PROTECT,
+        related_name="home_matches",
+        null=True,
+        blank=True,
+        verbose_name=_("home team"),
     )
     away = models.ForeignKey(
-        Entry, on_delete=models.PROTECT, related_name="away_matches", null=True, blank=True
+        Entry,
+        on_delete=models.PROTECT,
+        related_name="away_matches",
+        null=True,
+        blank=True,
+        verbose_name=_("away team"),
     )
-    home_source = models.JSONField(null=True, blank=True)
-    away_source = models.JSONField(null=True, blank=True)
+    home_source = models.JSONField(null=True, blank=True, verbose_name=_("home team from"))
+    away_source = models.JSONField(null=True, blank=True, verbose_name=_("away team from"))
     feeds = models.JSONField(
         null=True,
         blank=True,
@@ -531,32 +650,44 @@ class Match(models.Model):
             "started: a result moves its entries on without reading the whole bracket. "
             "Empty: not written (the whole bracket is placed again)."
         ),
+        verbose_name=_("feeds"),
     )
-    table = models.PositiveSmallIntegerField(null=True, blank=True)
-    format = models.CharField(max_length=10, choices=Tournament.MatchFormat.choices)
-    games_planned = models.PositiveSmallIntegerField(default=1)
-    state = models.CharField(max_length=12, choices=State.choices, default=State.PENDING)
-    bye = models.BooleanField(default=False)
-    forfeit = models.BooleanField(default=False)
+    table = models.PositiveSmallIntegerField(null=True, blank=True, verbose_name=_("table number"))
+    format = models.CharField(
+        max_length=10, choices=Tournament.MatchFormat.choices, verbose_name=_("format")
+    )
+    games_planned = models.PositiveSmallIntegerField(default=1, verbose_name=_("games planned"))
+    state = models.CharField(
+        max_length=12, choices=State.choices, default=State.PENDING, verbose_name=_("state")
+    )
+    bye = models.BooleanField(default=False, verbose_name=_("bye"))
+    forfeit = models.BooleanField(default=False, verbose_name=_("forfeit"))
     winner = models.ForeignKey(
-        Entry, on_delete=models.PROTECT, related_name="won_matches", null=True, blank=True
+        Entry,
+        on_delete=models.PROTECT,
+        related_name="won_matches",
+        null=True,
+        blank=True,
+        verbose_name=_("winning team"),
     )
-    home_games = models.PositiveSmallIntegerField(default=0)
-    away_games = models.PositiveSmallIntegerField(default=0)
-    home_points = models.PositiveIntegerField(default=0)
-    away_points = models.PositiveIntegerField(default=0)
-    home_baits = models.PositiveSmallIntegerField(default=0)
-    away_baits = models.PositiveSmallIntegerField(default=0)
+    home_games = models.PositiveSmallIntegerField(default=0, verbose_name=_("home games"))
+    away_games = models.PositiveSmallIntegerField(default=0, verbose_name=_("away games"))
+    home_points = models.PositiveIntegerField(default=0, verbose_name=_("home points"))
+    away_points = models.PositiveIntegerField(default=0, verbose_name=_("away points"))
+    home_baits = models.PositiveSmallIntegerField(default=0, verbose_name=_("home baits"))
+    away_baits = models.PositiveSmallIntegerField(default=0, verbose_name=_("away baits"))
     held_reason = models.CharField(
         max_length=400,
         blank=True,
         help_text=_("Why a changed result waits for a director (later matches already played)."),
+        verbose_name=_("reason held"),
     )
-    version = models.PositiveIntegerField(default=1)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=1, verbose_name=_("version"))
+    started_at = models.DateTimeField(null=True, blank=True, verbose_name=_("started at"))
+    finished_at = models.DateTimeField(null=True, blank=True, verbose_name=_("finished at"))
 
     class Meta:
+        verbose_name = _("match")
         ordering = ["stage_id", "round_id", "number"]
         verbose_name_plural = _("matches")
         constraints = [
@@ -610,16 +741,26 @@ class Match(models.Model):
 class MatchGame(models.Model):
     """A scoring game played as part of a match (``home`` is the game's first team)."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="match_games")
-    game = models.OneToOneField("scoring.Game", on_delete=models.PROTECT, related_name="match_link")
-    number = models.PositiveSmallIntegerField()
-    discarded = models.BooleanField(
-        default=False, help_text=_("Kept for history, not counted (a result reset by a director).")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="match_games", verbose_name=_("match")
     )
-    discarded_reason = models.CharField(max_length=300, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    game = models.OneToOneField(
+        "scoring.Game", on_delete=models.PROTECT, related_name="match_link", verbose_name=_("game")
+    )
+    number = models.PositiveSmallIntegerField(verbose_name=_("number"))
+    discarded = models.BooleanField(
+        default=False,
+        help_text=_("Kept for history, not counted (a result reset by a director)."),
+        verbose_name=_("discarded"),
+    )
+    discarded_reason = models.CharField(
+        max_length=300, blank=True, verbose_name=_("reason discarded")
+    )
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("match game")
+        verbose_name_plural = _("match games")
         ordering = ["match_id", "number"]
         constraints = [
             models.UniqueConstraint(
@@ -701,30 +842,41 @@ class ResultReport(models.Model):
 class Standing(models.Model):
     """One derived row of a stage's table (per pool where the stage has pools)."""
 
-    stage = models.ForeignKey(Stage, on_delete=models.CASCADE, related_name="standings")
-    pool = models.ForeignKey(
-        Pool, on_delete=models.CASCADE, related_name="standings", null=True, blank=True
+    stage = models.ForeignKey(
+        Stage, on_delete=models.CASCADE, related_name="standings", verbose_name=_("stage")
     )
-    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="standings")
-    place = models.PositiveIntegerField()
-    seed = models.PositiveIntegerField()
-    played = models.PositiveIntegerField(default=0)
-    byes = models.PositiveIntegerField(default=0)
-    match_wins = models.PositiveIntegerField(default=0)
-    match_draws = models.PositiveIntegerField(default=0)
-    match_losses = models.PositiveIntegerField(default=0)
-    match_points = models.PositiveIntegerField(default=0)
-    game_wins = models.PositiveIntegerField(default=0)
-    game_losses = models.PositiveIntegerField(default=0)
-    points_for = models.PositiveIntegerField(default=0)
-    points_against = models.PositiveIntegerField(default=0)
-    points_difference = models.IntegerField(default=0)
-    baits_forced = models.PositiveIntegerField(default=0)
-    baits_suffered = models.PositiveIntegerField(default=0)
-    buchholz = models.PositiveIntegerField(default=0)
-    median_buchholz = models.PositiveIntegerField(default=0)
+    pool = models.ForeignKey(
+        Pool,
+        on_delete=models.CASCADE,
+        related_name="standings",
+        null=True,
+        blank=True,
+        verbose_name=_("pool"),
+    )
+    entry = models.ForeignKey(
+        Entry, on_delete=models.CASCADE, related_name="standings", verbose_name=_("entry")
+    )
+    place = models.PositiveIntegerField(verbose_name=_("place"))
+    seed = models.PositiveIntegerField(verbose_name=_("seed"))
+    played = models.PositiveIntegerField(default=0, verbose_name=_("matches played"))
+    byes = models.PositiveIntegerField(default=0, verbose_name=_("byes"))
+    match_wins = models.PositiveIntegerField(default=0, verbose_name=_("matches won"))
+    match_draws = models.PositiveIntegerField(default=0, verbose_name=_("matches drawn"))
+    match_losses = models.PositiveIntegerField(default=0, verbose_name=_("matches lost"))
+    match_points = models.PositiveIntegerField(default=0, verbose_name=_("match points"))
+    game_wins = models.PositiveIntegerField(default=0, verbose_name=_("games won"))
+    game_losses = models.PositiveIntegerField(default=0, verbose_name=_("games lost"))
+    points_for = models.PositiveIntegerField(default=0, verbose_name=_("points for"))
+    points_against = models.PositiveIntegerField(default=0, verbose_name=_("points against"))
+    points_difference = models.IntegerField(default=0, verbose_name=_("points difference"))
+    baits_forced = models.PositiveIntegerField(default=0, verbose_name=_("baits forced"))
+    baits_suffered = models.PositiveIntegerField(default=0, verbose_name=_("baits suffered"))
+    buchholz = models.PositiveIntegerField(default=0, verbose_name=_("Buchholz"))
+    median_buchholz = models.PositiveIntegerField(default=0, verbose_name=_("median Buchholz"))
 
     class Meta:
+        verbose_name = _("standing")
+        verbose_name_plural = _("standings")
         ordering = ["stage_id", "pool_id", "place", "seed"]
         constraints = [
             models.UniqueConstraint(
@@ -763,13 +915,17 @@ STANDING_FIELDS: tuple[str, ...] = (
 class PlayerRating(models.Model):
     """A player's current OpenSkill rating (Plackett-Luce: mu and sigma)."""
 
-    player = models.OneToOneField("scoring.Player", on_delete=models.CASCADE, related_name="rating")
-    mu = models.FloatField()
-    sigma = models.FloatField()
-    matches = models.PositiveIntegerField(default=0)
-    updated_at = models.DateTimeField(auto_now=True)
+    player = models.OneToOneField(
+        "scoring.Player", on_delete=models.CASCADE, related_name="rating", verbose_name=_("player")
+    )
+    mu = models.FloatField(verbose_name=_("mu"))
+    sigma = models.FloatField(verbose_name=_("sigma"))
+    matches = models.PositiveIntegerField(default=0, verbose_name=_("matches rated"))
+    updated_at = models.DateTimeField(auto_now=True, verbose_name=_("updated at"))
 
     class Meta:
+        verbose_name = _("player rating")
+        verbose_name_plural = _("player ratings")
         ordering = ["-mu"]
 
     def __str__(self) -> str:
@@ -785,22 +941,30 @@ class RatingChange(models.Model):
     """History: how one finished match moved one player's rating."""
 
     player = models.ForeignKey(
-        "scoring.Player", on_delete=models.CASCADE, related_name="rating_changes"
+        "scoring.Player",
+        on_delete=models.CASCADE,
+        related_name="rating_changes",
+        verbose_name=_("player"),
     )
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="rating_changes")
-    mu_before = models.FloatField()
-    sigma_before = models.FloatField()
-    mu_after = models.FloatField()
-    sigma_after = models.FloatField()
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="rating_changes", verbose_name=_("match")
+    )
+    mu_before = models.FloatField(verbose_name=_("mu before"))
+    sigma_before = models.FloatField(verbose_name=_("sigma before"))
+    mu_after = models.FloatField(verbose_name=_("mu after"))
+    sigma_after = models.FloatField(verbose_name=_("sigma after"))
     result = models.CharField(
         max_length=4,
         choices=[("win", "Win"), ("draw", "Draw"), ("loss", "Loss")],
         blank=True,
         help_text=_("The player's result as rated; a match whose result changes is re-rated."),
+        verbose_name=_("result"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("created at"))
 
     class Meta:
+        verbose_name = _("rating change")
+        verbose_name_plural = _("rating changes")
         ordering = ["player_id", "created_at", "id"]
         constraints = [
             models.UniqueConstraint(
@@ -826,19 +990,24 @@ class TournamentEvent(models.Model):
         FINISHED = "finished", _("Finished")
         REOPENED = "reopened", _("Reopened")
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="events")
-    kind = models.CharField(max_length=10, choices=Kind.choices)
-    reason = models.CharField(max_length=500, blank=True)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="events", verbose_name=_("tournament")
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices, verbose_name=_("kind"))
+    reason = models.CharField(max_length=500, blank=True, verbose_name=_("reason"))
     by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
         related_name="tournament_events",
         null=True,
         blank=True,
+        verbose_name=_("done by"),
     )
-    at = models.DateTimeField(auto_now_add=True)
+    at = models.DateTimeField(auto_now_add=True, verbose_name=_("time"))
 
     class Meta:
+        verbose_name = _("tournament event")
+        verbose_name_plural = _("tournament events")
         ordering = ["tournament_id", "at", "id"]
 
     def __str__(self) -> str:
@@ -860,14 +1029,22 @@ class TableKey(models.Model):
     nothing from then on.
     """
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="table_keys")
-    table = models.PositiveSmallIntegerField()
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="table_keys",
+        verbose_name=_("tournament"),
+    )
+    table = models.PositiveSmallIntegerField(verbose_name=_("table number"))
     #: The secret the QR code carries (URL-safe).
-    token = models.CharField(max_length=64, unique=True)
+    token = models.CharField(max_length=64, unique=True, verbose_name=_("token"))
     #: The short code printed under it, for a phone without a camera (digits).
-    pin = models.CharField(max_length=8)
+    pin = models.CharField(max_length=8, verbose_name=_("PIN"))
     account = models.OneToOneField(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="table_key"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="table_key",
+        verbose_name=_("account"),
     )
     issued_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -875,11 +1052,14 @@ class TableKey(models.Model):
         null=True,
         blank=True,
         related_name="+",
+        verbose_name=_("issued by"),
     )
-    issued_at = models.DateTimeField(auto_now_add=True)
-    revoked_at = models.DateTimeField(null=True, blank=True)
+    issued_at = models.DateTimeField(auto_now_add=True, verbose_name=_("issued at"))
+    revoked_at = models.DateTimeField(null=True, blank=True, verbose_name=_("revoked at"))
 
     class Meta:
+        verbose_name = _("table key")
+        verbose_name_plural = _("table keys")
         ordering = ["tournament_id", "table", "-issued_at"]
         constraints = [
             models.UniqueConstraint(

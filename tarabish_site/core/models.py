@@ -11,11 +11,13 @@ from knox.models import AbstractAuthToken, AuthTokenManager
 class WorkerHeartbeat(models.Model):
     """The last time a Celery worker ran the heartbeat task: proof that the queue is served."""
 
-    hostname = models.CharField(max_length=255, unique=True)
-    seen_at = models.DateTimeField()
-    beats = models.PositiveBigIntegerField(default=0)
+    hostname = models.CharField(max_length=255, unique=True, verbose_name=_("host name"))
+    seen_at = models.DateTimeField(verbose_name=_("last seen at"))
+    beats = models.PositiveBigIntegerField(default=0, verbose_name=_("beats"))
 
     class Meta:
+        verbose_name = _("worker heartbeat")
+        verbose_name_plural = _("worker heartbeats")
         ordering = ["-seen_at"]
 
     def __str__(self) -> str:
@@ -40,19 +42,30 @@ class IdempotencyRecord(models.Model):
         related_name="idempotency_records",
         # The unique (user, key) index starts with the user: no index of its own to write.
         db_index=False,
+        verbose_name=_("user"),
     )
-    key = models.CharField(max_length=255)
-    method = models.CharField(max_length=10)
-    path = models.CharField(max_length=2048)
+    key = models.CharField(max_length=255, verbose_name=_("key"))
+    method = models.CharField(max_length=10, verbose_name=_("HTTP method"))
+    path = models.CharField(max_length=2048, verbose_name=_("path"))
     fingerprint = models.CharField(
-        max_length=64, help_text=_("SHA-256 of the request body as canonical JSON.")
+        max_length=64,
+        help_text=_("SHA-256 of the request body as canonical JSON."),
+        verbose_name=_("fingerprint"),
     )
-    status_code = models.PositiveSmallIntegerField()
-    response_body = models.JSONField(encoder=DjangoJSONEncoder, null=True, blank=True)
-    response_headers = models.JSONField(default=dict, blank=True)
-    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    status_code = models.PositiveSmallIntegerField(verbose_name=_("status code"))
+    response_body = models.JSONField(
+        encoder=DjangoJSONEncoder, null=True, blank=True, verbose_name=_("response body")
+    )
+    response_headers = models.JSONField(
+        default=dict, blank=True, verbose_name=_("response headers")
+    )
+    created_at = models.DateTimeField(
+        default=timezone.now, db_index=True, verbose_name=_("created at")
+    )
 
     class Meta:
+        verbose_name = _("idempotency record")
+        verbose_name_plural = _("idempotency records")
         ordering = ["-created_at"]
         constraints = [
             models.UniqueConstraint(fields=["user", "key"], name="idempotency_user_key_unique"),
@@ -77,11 +90,13 @@ class DeviceToken(AbstractAuthToken):  # type: ignore[misc]  # django-rest-knox 
     objects = AuthTokenManager()
 
     public_id: "models.UUIDField[uuid.UUID, uuid.UUID]" = models.UUIDField(
-        default=uuid.uuid4, unique=True, editable=False
+        default=uuid.uuid4, unique=True, editable=False, verbose_name=_("public ID")
     )
-    device: "models.CharField[str, str]" = models.CharField(max_length=60)
+    device: "models.CharField[str, str]" = models.CharField(max_length=60, verbose_name=_("device"))
 
     class Meta:
+        verbose_name = _("device token")
+        verbose_name_plural = _("device tokens")
         ordering = ["-created"]
 
     def __str__(self) -> str:

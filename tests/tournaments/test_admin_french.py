@@ -145,3 +145,82 @@ def test_a_stage_s_tiebreakers_are_explained_and_refused_in_french(french_admin:
         )
     )
     assert "«\u00a0points\u00a0» n'est pas un critère de départage" in refused
+
+
+def _says(text: str, french: list[str], english: list[str]) -> None:
+    for said in french:
+        assert said in text, said
+    for unsaid in english:
+        assert unsaid not in text, unsaid
+
+
+def test_the_models_and_their_fields_are_named_in_french(french_admin: Client) -> None:
+    """The names of the models and the labels of their fields (the lists' titles, columns and
+    filters, the forms' labels) are the catalogue's, not the code's."""
+    game = GameFactory.create()
+    record_hands(game, 1)
+    tournament = tournament_ready(4)
+    services.stage_start(
+        stage_id=add_stage(tournament, "single_elim").pk, actor=tournament.organiser
+    )
+    index = _text(french_admin.get(reverse("admin:index")))
+    _says(
+        index,
+        ["Parties", "Versions de mains", "Contestations de fautes", "Équipes inscrites", "Phases"],
+        [">Games<", ">Hand revisions<", ">Misplay disputes<", ">Stages<"],
+    )
+
+    tournaments = _text(french_admin.get(reverse("admin:tournaments_tournament_changelist")))
+    _says(
+        tournaments,
+        ["objet tournoi", "Premier jour", "Lieu", "Visible de tous", "Par premier jour"],
+        ["tournament to change", "Starts on", ">Venue<", "By starts on"],
+    )
+    added = _text(french_admin.get(reverse("admin:tournaments_tournament_add")))
+    _says(
+        added,
+        ["Ajout de tournoi", "Identifiant d'adresse", "Dernier jour", "Formule des matchs"],
+        ["Add tournament", "Slug:", "Ends on", "Match format"],
+    )
+
+    games = _text(french_admin.get(reverse("admin:scoring_game_changelist")))
+    _says(
+        games,
+        [
+            "objet partie",
+            "Pointage de l'équipe A",
+            "Équipe gagnante",
+            "Mains jouées",
+            "Par choix du premier donneur",
+        ],
+        ["game to change", "Score a", "Hands played", ">Team a<", "By first dealer method"],
+    )
+    changed = _text(french_admin.get(reverse("admin:scoring_game_change", args=[game.pk])))
+    _says(
+        changed,
+        [
+            "Place 0",
+            "Place forcée d'appeler",
+            "Prochain donneur",
+            "Genre de saisie",
+            "Qui a appelé",
+        ],
+        ["Seat 0:", "Forced seat", "Next dealer", "Entry kind", ">Caller<"],
+    )
+
+    matches = _text(french_admin.get(reverse("admin:tournaments_match_changelist")))
+    _says(matches, ["objet match", "Numéro de table", "Raison de la retenue"], ["Held reason"])
+    entries = _text(french_admin.get(reverse("admin:tournaments_entry_changelist")))
+    _says(
+        entries,
+        ["objet équipe inscrite", "Tête de série", "Présence confirmée", "Rang final"],
+        ["entry to change", "Checked in", "Final place"],
+    )
+    stage = _text(french_admin.get(reverse("admin:tournaments_stage_add")))
+    _says(
+        stage,
+        ["Ajout de phase", "Nombre de poules", "Qualifiés par poule", "Critères de départage"],
+        ["Add stage", "Pool count", "Qualifiers per pool"],
+    )
+    players = _text(french_admin.get(reverse("admin:scoring_player_changelist")))
+    _says(players, ["objet joueur", "Nom affiché", "Par communauté"], ["Display name"])
