@@ -127,20 +127,22 @@ class Tournament(models.Model):
     )
     self_registration = models.BooleanField(
         default=False,
-        help_text="Signed-in players register their own teams from the tournament's page "
-        "(a player names a partner, who confirms), while the registration window is open.",
+        help_text=_(
+            "Signed-in players register their own teams from the tournament's page "
+            "(a player names a partner, who confirms), while the registration window is open."
+        ),
         verbose_name=_("self-registration"),
     )
     registration_opens_at = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="Teams register themselves from then; empty: at once.",
+        help_text=_("Teams register themselves from then; empty: at once."),
         verbose_name=_("registration opens at"),
     )
     registration_closes_at = models.DateTimeField(
         null=True,
         blank=True,
-        help_text="Teams register themselves until then; empty: until play starts.",
+        help_text=_("Teams register themselves until then; empty: until play starts."),
         verbose_name=_("registration closes at"),
     )
     version = models.PositiveIntegerField(default=1, verbose_name=_("version"))

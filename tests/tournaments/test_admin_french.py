@@ -224,3 +224,19 @@ def test_the_models_and_their_fields_are_named_in_french(french_admin: Client) -
     )
     players = _text(french_admin.get(reverse("admin:scoring_player_changelist")))
     _says(players, ["objet joueur", "Nom affiché", "Par communauté"], ["Display name"])
+
+
+def test_the_registration_window_is_explained_in_french(french_admin: Client) -> None:
+    tournament = TournamentFactory()
+    form = _text(
+        french_admin.get(reverse("admin:tournaments_tournament_change", args=[tournament.pk]))
+    )
+    _says(
+        form,
+        [
+            "Les joueurs connectés inscrivent eux-mêmes leur équipe",
+            "Les équipes s'inscrivent elles-mêmes à partir de ce moment",
+            "Les équipes s'inscrivent elles-mêmes jusqu'à ce moment",
+        ],
+        ["Signed-in players register", "Teams register themselves"],
+    )
