@@ -72,7 +72,7 @@ class Player(models.Model):
                 "display_name",
                 "community",
                 name="scoring_player_unique_name_in_community",
-                violation_error_message=(
+                violation_error_message=_(
                     "A player with this name already plays from this community: choose that player,"
                     " or tell the two apart by name or community."
                 ),
@@ -103,7 +103,7 @@ class Team(models.Model):
             models.CheckConstraint(
                 condition=~Q(player_one=F("player_two")),
                 name="scoring_team_two_players",
-                violation_error_message=(
+                violation_error_message=_(
                     "A team is two different players: choose another second player."
                 ),
             ),
@@ -111,7 +111,7 @@ class Team(models.Model):
                 Least("player_one", "player_two"),
                 Greatest("player_one", "player_two"),
                 name="scoring_team_unique_pair",
-                violation_error_message=(
+                violation_error_message=_(
                     "These two players are already a team: choose that team instead."
                 ),
             ),
@@ -251,7 +251,7 @@ class Game(models.Model):
             models.CheckConstraint(
                 condition=~Q(team_a=F("team_b")),
                 name="scoring_game_two_teams",
-                violation_error_message="A game is played between two different teams.",
+                violation_error_message=_("A game is played between two different teams."),
             ),
             models.CheckConstraint(
                 condition=~Q(seat_0=F("seat_1"))
@@ -261,28 +261,28 @@ class Game(models.Model):
                 & ~Q(seat_1=F("seat_3"))
                 & ~Q(seat_2=F("seat_3")),
                 name="scoring_game_four_players",
-                violation_error_message="The four seats need four different players.",
+                violation_error_message=_("The four seats need four different players."),
             ),
             models.CheckConstraint(
                 condition=_seat_q("first_dealer", nullable=True),
                 name="scoring_game_first_dealer_seat",
-                violation_error_message="The first dealer is a seat from 0 to 3.",
+                violation_error_message=_("The first dealer is a seat from 0 to 3."),
             ),
             models.CheckConstraint(
                 condition=_seat_q("next_dealer", nullable=True),
                 name="scoring_game_next_dealer_seat",
-                violation_error_message="The next dealer is a seat from 0 to 3.",
+                violation_error_message=_("The next dealer is a seat from 0 to 3."),
             ),
             models.CheckConstraint(
                 condition=_seat_q("forced_seat", nullable=True),
                 name="scoring_game_forced_seat",
-                violation_error_message="The forced caller is a seat from 0 to 3.",
+                violation_error_message=_("The forced caller is a seat from 0 to 3."),
             ),
             models.CheckConstraint(
                 condition=(Q(status="finished") & ~Q(winner=""))
                 | (~Q(status="finished") & Q(winner="")),
                 name="scoring_game_finished_has_winner",
-                violation_error_message=(
+                violation_error_message=_(
                     "A finished game has a winner, and a game not finished has none."
                 ),
             ),
@@ -290,7 +290,7 @@ class Game(models.Model):
                 condition=(Q(status="in_progress") & Q(finished_at__isnull=True))
                 | (~Q(status="in_progress") & Q(finished_at__isnull=False)),
                 name="scoring_game_finished_at",
-                violation_error_message=(
+                violation_error_message=_(
                     "A game not being played has the time it ended, and one being played has none."
                 ),
             ),
@@ -406,27 +406,27 @@ class Hand(models.Model):
                 "number",
                 condition=Q(undone=False),
                 name="scoring_hand_unique_number",
-                violation_error_message="This game already has a hand with this number.",
+                violation_error_message=_("This game already has a hand with this number."),
             ),
             models.CheckConstraint(
                 condition=Q(number__gte=1),
                 name="scoring_hand_number",
-                violation_error_message="Hands are numbered from 1.",
+                violation_error_message=_("Hands are numbered from 1."),
             ),
             models.CheckConstraint(
                 condition=_seat_q("dealer", nullable=False),
                 name="scoring_hand_dealer_seat",
-                violation_error_message="The dealer is a seat from 0 to 3.",
+                violation_error_message=_("The dealer is a seat from 0 to 3."),
             ),
             models.CheckConstraint(
                 condition=_seat_q("caller", nullable=True),
                 name="scoring_hand_caller_seat",
-                violation_error_message="The caller is a seat from 0 to 3, or nobody.",
+                violation_error_message=_("The caller is a seat from 0 to 3, or nobody."),
             ),
             models.CheckConstraint(
                 condition=Q(entry_kind__in=["summary", "tricks"]),
                 name="scoring_hand_entry_kind",
-                violation_error_message=(
+                violation_error_message=_(
                     "A hand is entered as a score-sheet summary or a full trick record."
                 ),
             ),
@@ -507,7 +507,7 @@ class HandRevision(models.Model):
                 "hand",
                 "version",
                 name="scoring_handrevision_unique_version",
-                violation_error_message="This hand already has a revision with this number.",
+                violation_error_message=_("This hand already has a revision with this number."),
             )
         ]
 
@@ -620,12 +620,12 @@ class MisplayDispute(models.Model):
             models.CheckConstraint(
                 condition=Q(trick__gte=1) & Q(trick__lte=9),
                 name="scoring_dispute_trick",
-                violation_error_message="A misplay is called on a trick from 1 to 9.",
+                violation_error_message=_("A misplay is called on a trick from 1 to 9."),
             ),
             models.CheckConstraint(
                 condition=_seat_q("called_by", nullable=False) & _seat_q("accused", nullable=False),
                 name="scoring_dispute_seats",
-                violation_error_message=(
+                violation_error_message=_(
                     "The seat that calls the misplay and the seat accused are seats from 0 to 3."
                 ),
             ),
@@ -636,7 +636,7 @@ class MisplayDispute(models.Model):
                 | Q(called_by=F("accused") - 1)
                 | Q(called_by=F("accused") - 3),
                 name="scoring_dispute_accused_opponent",
-                violation_error_message=(
+                violation_error_message=_(
                     "A misplay is called on an opponent: the accused sits on the other team."
                 ),
             ),
@@ -644,12 +644,14 @@ class MisplayDispute(models.Model):
                 "hand",
                 condition=Q(status="pending"),
                 name="scoring_dispute_one_pending_per_hand",
-                violation_error_message="This hand already has a dispute waiting for its verdict.",
+                violation_error_message=_(
+                    "This hand already has a dispute waiting for its verdict."
+                ),
             ),
             models.CheckConstraint(
                 condition=Q(ruling="none") | ~Q(status="pending"),
                 name="scoring_dispute_ruling_after_verdict",
-                violation_error_message=(
+                violation_error_message=_(
                     "A dispute is ruled on only once the engine has given its verdict."
                 ),
             ),

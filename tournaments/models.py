@@ -160,27 +160,29 @@ class Tournament(models.Model):
                 | Q(registration_closes_at__isnull=True)
                 | Q(registration_closes_at__gt=F("registration_opens_at")),
                 name="tournament_registration_window",
-                violation_error_message="Registration closes after it opens.",
+                violation_error_message=_("Registration closes after it opens."),
             ),
             models.CheckConstraint(
                 condition=Q(ends_on__gte=F("starts_on")),
                 name="tournament_ends_after_start",
-                violation_error_message="The last day cannot come before the first day.",
+                violation_error_message=_("The last day cannot come before the first day."),
             ),
             models.CheckConstraint(
                 condition=Q(entry_cap__isnull=True) | Q(entry_cap__gte=2),
                 name="tournament_entry_cap",
-                violation_error_message="A tournament is at least two teams: a cap of 2 or more.",
+                violation_error_message=_(
+                    "A tournament is at least two teams: a cap of 2 or more."
+                ),
             ),
             models.CheckConstraint(
                 condition=Q(match_games__gte=1),
                 name="tournament_match_games",
-                violation_error_message="A match is at least one game.",
+                violation_error_message=_("A match is at least one game."),
             ),
             models.CheckConstraint(
                 condition=~Q(match_format="best_of") | Q(match_games__in=[1, 3, 5, 7, 9]),
                 name="tournament_best_of_odd",
-                violation_error_message=(
+                violation_error_message=_(
                     "Best of N games needs an odd N (1, 3, 5, 7 or 9): an even number can end "
                     "level."
                 ),
@@ -231,13 +233,13 @@ class Entry(models.Model):
             models.UniqueConstraint(
                 fields=["tournament", "team"],
                 name="entry_team_once",
-                violation_error_message="This team is already registered in this tournament.",
+                violation_error_message=_("This team is already registered in this tournament."),
             ),
             models.UniqueConstraint(
                 fields=["tournament", "seed"],
                 condition=Q(seed__isnull=False),
                 name="entry_seed_unique",
-                violation_error_message=(
+                violation_error_message=_(
                     "Another entry of this tournament already has this seed: choose a free seed, or"
                     " leave it empty."
                 ),
@@ -245,7 +247,7 @@ class Entry(models.Model):
             models.CheckConstraint(
                 condition=Q(seed__gte=1),
                 name="entry_seed_positive",
-                violation_error_message="Seeds start at 1.",
+                violation_error_message=_("Seeds start at 1."),
             ),
         ]
 
@@ -316,19 +318,19 @@ class TeamRegistration(models.Model):
             models.CheckConstraint(
                 condition=~Q(requested_by=F("partner")),
                 name="team_registration_two_players",
-                violation_error_message="A team is two players: name another account.",
+                violation_error_message=_("A team is two players: name another account."),
             ),
             models.UniqueConstraint(
                 fields=["tournament", "requested_by"],
                 condition=Q(status="pending"),
                 name="team_registration_one_pending_made",
-                violation_error_message="This player already has a registration waiting here.",
+                violation_error_message=_("This player already has a registration waiting here."),
             ),
             models.UniqueConstraint(
                 fields=["tournament", "partner"],
                 condition=Q(status="pending"),
                 name="team_registration_one_pending_named",
-                violation_error_message="This partner already has a registration waiting here.",
+                violation_error_message=_("This partner already has a registration waiting here."),
             ),
         ]
 
@@ -436,7 +438,7 @@ class Stage(models.Model):
             models.UniqueConstraint(
                 fields=["tournament", "order"],
                 name="stage_order_unique",
-                violation_error_message=(
+                violation_error_message=_(
                     "This tournament already has a stage in this place in the order: choose another"
                     " number."
                 ),
@@ -444,17 +446,17 @@ class Stage(models.Model):
             models.CheckConstraint(
                 condition=Q(pool_count__gte=1),
                 name="stage_pool_count",
-                violation_error_message="A stage is played in at least one pool.",
+                violation_error_message=_("A stage is played in at least one pool."),
             ),
             models.CheckConstraint(
                 condition=Q(legs__in=[1, 2]),
                 name="stage_legs",
-                violation_error_message="A round robin is played once (1) or twice (2).",
+                violation_error_message=_("A round robin is played once (1) or twice (2)."),
             ),
             models.CheckConstraint(
                 condition=Q(match_games__isnull=True) | Q(match_games__gte=1),
                 name="stage_match_games",
-                violation_error_message=(
+                violation_error_message=_(
                     "A match is at least one game; leave it empty for the tournament's number."
                 ),
             ),
@@ -512,7 +514,7 @@ class Pool(models.Model):
             models.UniqueConstraint(
                 fields=["stage", "number"],
                 name="pool_number_unique",
-                violation_error_message="This stage already has a pool with this number.",
+                violation_error_message=_("This stage already has a pool with this number."),
             )
         ]
 
@@ -547,12 +549,12 @@ class StageEntry(models.Model):
             models.UniqueConstraint(
                 fields=["stage", "entry"],
                 name="stage_entry_once",
-                violation_error_message="This entry already plays this stage.",
+                violation_error_message=_("This entry already plays this stage."),
             ),
             models.UniqueConstraint(
                 fields=["stage", "seed"],
                 name="stage_entry_seed_unique",
-                violation_error_message="Another entry of this stage already has this seed.",
+                violation_error_message=_("Another entry of this stage already has this seed."),
             ),
         ]
 
@@ -584,7 +586,7 @@ class Round(models.Model):
             models.UniqueConstraint(
                 fields=["stage", "side", "number"],
                 name="round_unique",
-                violation_error_message=(
+                violation_error_message=_(
                     "This stage already has a round with this number on this side of the bracket."
                 ),
             )
@@ -697,22 +699,22 @@ class Match(models.Model):
                 fields=["stage", "key"],
                 condition=~Q(key=""),
                 name="match_key_unique",
-                violation_error_message="This stage already has a match with this bracket key.",
+                violation_error_message=_("This stage already has a match with this bracket key."),
             ),
             models.UniqueConstraint(
                 fields=["round", "number"],
                 name="match_number_unique",
-                violation_error_message="This round already has a match with this board number.",
+                violation_error_message=_("This round already has a match with this board number."),
             ),
             models.CheckConstraint(
                 condition=Q(home__isnull=True) | ~Q(home=F("away")),
                 name="match_two_entries",
-                violation_error_message="A match is played between two different entries.",
+                violation_error_message=_("A match is played between two different entries."),
             ),
             models.CheckConstraint(
                 condition=Q(winner__isnull=True) | Q(winner=F("home")) | Q(winner=F("away")),
                 name="match_winner_plays",
-                violation_error_message=(
+                violation_error_message=_(
                     "The winner of a match is one of the two entries playing it."
                 ),
             ),
@@ -768,7 +770,7 @@ class MatchGame(models.Model):
             models.UniqueConstraint(
                 fields=["match", "number"],
                 name="match_game_number_unique",
-                violation_error_message="This match already has a game with this number.",
+                violation_error_message=_("This match already has a game with this number."),
             )
         ]
 
@@ -884,7 +886,9 @@ class Standing(models.Model):
             models.UniqueConstraint(
                 fields=["stage", "entry"],
                 name="standing_entry_once",
-                violation_error_message="This entry already has a row in this stage's standings.",
+                violation_error_message=_(
+                    "This entry already has a row in this stage's standings."
+                ),
             )
         ]
 
@@ -972,7 +976,7 @@ class RatingChange(models.Model):
             models.UniqueConstraint(
                 fields=["player", "match"],
                 name="rating_change_once",
-                violation_error_message="This match already moved this player's rating.",
+                violation_error_message=_("This match already moved this player's rating."),
             )
         ]
 
@@ -1068,12 +1072,12 @@ class TableKey(models.Model):
                 fields=["tournament", "table"],
                 condition=Q(revoked_at__isnull=True),
                 name="table_key_one_live",
-                violation_error_message="This table already has a sheet in use.",
+                violation_error_message=_("This table already has a sheet in use."),
             ),
             models.CheckConstraint(
                 condition=Q(table__gte=1),
                 name="table_key_table_positive",
-                violation_error_message="Tables are numbered from 1.",
+                violation_error_message=_("Tables are numbered from 1."),
             ),
         ]
 

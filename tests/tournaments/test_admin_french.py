@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from scoring.models import Game
-from tests.scoring.factories import GameFactory, UserFactory, record_hands
+from tests.scoring.factories import GameFactory, PlayerFactory, UserFactory, record_hands
 from tests.tournaments.factories import TournamentFactory, add_stage, tournament_ready
 from tournaments import services
 from tournaments.models import Match
@@ -239,4 +239,20 @@ def test_the_registration_window_is_explained_in_french(french_admin: Client) ->
             "Les équipes s'inscrivent elles-mêmes jusqu'à ce moment",
         ],
         ["Signed-in players register", "Teams register themselves"],
+    )
+
+
+def test_a_refused_row_is_explained_in_french(french_admin: Client) -> None:
+    """A constraint of the database says why it refuses a row in the catalogue's words."""
+    PlayerFactory(display_name="Marie MacLellan", community="Chéticamp")
+    refused = _text(
+        french_admin.post(
+            reverse("admin:scoring_player_add"),
+            {"display_name": "Marie MacLellan", "community": "Chéticamp"},
+        )
+    )
+    _says(
+        refused,
+        ["Un joueur de ce nom joue déjà pour cette communauté\u00a0: choisissez ce joueur"],
+        ["A player with this name already plays from this community"],
     )
