@@ -29,7 +29,7 @@ from scoring.engine import Outcome, Ruleset
 #: "seat 2" in the engine's words (see ``MisplayDispute.reason_naming``).
 _SEAT = re.compile(r"\bseat ([0-3])\b")
 
-SEAT_CHOICES = [(0, "Seat 0"), (1, "Seat 1"), (2, "Seat 2"), (3, "Seat 3")]
+SEAT_CHOICES = [(0, _("Seat 0")), (1, _("Seat 1")), (2, _("Seat 2")), (3, _("Seat 3"))]
 TRUMP_CHOICES = [("C", _("Clubs")), ("D", _("Diamonds")), ("H", _("Hearts")), ("S", _("Spades"))]
 CUSTOM_RULESET = "custom"
 

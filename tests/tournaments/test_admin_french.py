@@ -205,7 +205,7 @@ def test_the_models_and_their_fields_are_named_in_french(french_admin: Client) -
             "Genre de saisie",
             "Qui a appelé",
         ],
-        ["Seat 0:", "Forced seat", "Next dealer", "Entry kind", ">Caller<"],
+        ["Seat 0", "Seat 1", "Forced seat", "Next dealer", "Entry kind", ">Caller<"],
     )
 
     matches = _text(french_admin.get(reverse("admin:tournaments_match_changelist")))
