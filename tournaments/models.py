@@ -11,6 +11,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import F, Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from tournaments.algorithms.standings import DEFAULT_TIEBREAKERS, SWISS_TIEBREAKERS
 
@@ -120,6 +121,7 @@ class Tournament(models.Model):
     )
     results_confirmed_by_both = models.BooleanField(
         default=False,
+        verbose_name=_("results confirmed by both teams"),
         help_text=_(
             "A player of either team may report a match's result by its games' totals; it "
             "counts once a player of the other team or a director confirms it."
@@ -793,25 +795,35 @@ class ResultReport(models.Model):
         WITHDRAWN = "withdrawn", _("Withdrawn")
 
     class Side(models.TextChoices):
-        HOME = "home", _("Home")
-        AWAY = "away", _("Away")
+        HOME = "home", pgettext_lazy("team", "Home")
+        AWAY = "away", pgettext_lazy("team", "Away")
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="result_reports")
+    match = models.ForeignKey(
+        Match, on_delete=models.CASCADE, related_name="result_reports", verbose_name=_("match")
+    )
     #: The games as reported, in order: ``{"home_points", "away_points", "winner"}`` (the
     #: winner's entry id, or null when the totals say who won).
-    games = models.JSONField()
-    side = models.CharField(max_length=4, choices=Side.choices)
+    games = models.JSONField(verbose_name=_("games"))
+    side = models.CharField(max_length=4, choices=Side.choices, verbose_name=_("side"))
     reported_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="result_reports_made"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="result_reports_made",
+        verbose_name=_("reported by"),
     )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    dispute_reason = models.CharField(max_length=500, blank=True)
+    status = models.CharField(
+        max_length=10, choices=Status.choices, default=Status.PENDING, verbose_name=_("status")
+    )
+    dispute_reason = models.CharField(
+        max_length=500, blank=True, verbose_name=_("why it is disputed")
+    )
     disputed_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
         related_name="result_reports_disputed",
         null=True,
         blank=True,
+        verbose_name=_("disputed by"),
     )
     decided_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -819,19 +831,24 @@ class ResultReport(models.Model):
         related_name="result_reports_decided",
         null=True,
         blank=True,
+        verbose_name=_("decided by"),
     )
-    created_at = models.DateTimeField(auto_now_add=True)
-    disputed_at = models.DateTimeField(null=True, blank=True)
-    decided_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, verbose_name=_("reported at"))
+    disputed_at = models.DateTimeField(null=True, blank=True, verbose_name=_("disputed at"))
+    decided_at = models.DateTimeField(null=True, blank=True, verbose_name=_("decided at"))
 
     class Meta:
         ordering = ["match_id", "-created_at", "-id"]
+        verbose_name = _("reported result")
+        verbose_name_plural = _("reported results")
         constraints = [
             models.UniqueConstraint(
                 fields=["match"],
                 condition=Q(status__in=["pending", "disputed"]),
                 name="result_report_one_open",
-                violation_error_message="This match already has a result waiting to be confirmed.",
+                violation_error_message=_(
+                    "This match already has a result waiting to be confirmed."
+                ),
             ),
         ]
 
