@@ -18,14 +18,17 @@ Shape (version 1)::
     {"format": "tarabish-tournament", "version": 1, "exported_at": "...",
      "tournament": {name, slug, venue, starts_on, ends_on, ruleset_preset, ruleset,
                     match_format, match_games, status, public, substitutes_allowed,
-                    seed_by_rating, check_in_required, quick_results_by_scorekeepers,
-                    finished_at},
+                    seed_by_rating, check_in_required, entry_cap,
+                    quick_results_by_scorekeepers, results_confirmed_by_both,
+                    self_registration, registration_opens_at, registration_closes_at,
+                    finished_at},   # those after seed_by_rating: optional when read
      "players": [{key, display_name, community}],
      "teams": [{key, name, players: [player key, player key]}],
      "entries": [{key, team, seed, status, checked_in, checked_in_at, withdrawn_at,
                   withdrawal_note, substitutes: [player key...], final_place,
                   registered_at}],   # registered_at: optional when read; the order of
-                                     # registration numbers teams of one name
+                                     # registration numbers teams of one name and orders
+                                     # the waiting list (status "waiting")
      "stages": [{key, order, name, kind, status, pool_count, legs, swiss_rounds, swiss_pairing,
                  third_place, grand_final, qualifiers_per_pool, tiebreakers, match_format,
                  match_games,
@@ -37,12 +40,15 @@ Shape (version 1)::
                             away_source, table, format, games_planned, state, bye, forfeit,
                             winner, home_games, away_games, home_points, away_points,
                             home_baits, away_baits, held_reason, started_at, finished_at,
+                            feeds,   # optional when read: a bracket's slots each result fills
                             games: [{number, game, discarded, discarded_reason}]}],
                  standings: [...]}],   # derived: written for readers, recomputed on import
      "games": [{key, team_a, team_b, seats: [4 player keys], table, public, ruleset,
                 ruleset_preset, first_dealer, first_dealer_method, first_dealer_flips, status,
                 winner, ended_reason, totals_only, score_a, score_b, hands_played, next_dealer,
                 forced_seat, version, created_at, finished_at,
+                totals_revisions: [{score_a, score_b, winner, reason, changed_at}],  # the
+                    # totals a quick result had before each correction; optional when read
                 hands: [{number, undone, version, entry_kind, entry, dealer, caller, trump,
                          outcome, points_a, points_b, card_points_a, card_points_b,
                          run_points_a, run_points_b, bella_points_a, bella_points_b,
@@ -50,6 +56,8 @@ Shape (version 1)::
                          created_at,
                          revisions: [{version, action, entry_kind, entry, result, reason,
                                       changed_at}]}]}]}
+
+Every field of these rows is either written or named in ``LEFT_OUT`` with the reason.
 """
 
 from __future__ import annotations
@@ -63,7 +71,7 @@ from typing import Any
 from django.db.models import Count, Model, Prefetch, Q
 from django.utils import timezone
 
-from scoring.models import Game, Hand, HandRevision, Player, Team
+from scoring.models import Game, Hand, HandRevision, Player, Team, TotalsRevision
 from tournaments.models import (
     STANDING_FIELDS,
     Entry,
@@ -96,7 +104,12 @@ TOURNAMENT_FIELDS = (
     "substitutes_allowed",
     "seed_by_rating",
     "check_in_required",
+    "entry_cap",
     "quick_results_by_scorekeepers",
+    "results_confirmed_by_both",
+    "self_registration",
+    "registration_opens_at",
+    "registration_closes_at",
     "finished_at",
 )
 ENTRY_FIELDS = (
@@ -147,6 +160,7 @@ MATCH_FIELDS = (
     "held_reason",
     "started_at",
     "finished_at",
+    "feeds",
 )
 MATCH_GAME_FIELDS = ("number", "discarded", "discarded_reason")
 GAME_FIELDS = (
@@ -197,11 +211,81 @@ HAND_FIELDS = (
     "created_at",
 )
 REVISION_FIELDS = ("version", "action", "entry_kind", "entry", "result", "reason", "changed_at")
+TOTALS_REVISION_FIELDS = ("score_a", "score_b", "winner", "reason", "changed_at")
+
+_KEY = "rows are named by key, never by this installation's ids"
+_PARENT = "the row is written inside the row it belongs to"
+_BY_KEY = "written as the key of the row it names"
+_ACCOUNTS = "accounts are not carried over: the importing account organises and directs"
+_BY = "accounts are not carried over"
+_SET_HERE = "set as the row is made or changed here"
+_RECOMPUTED = "standings are recomputed on import"
+
+# The fields of the rows the document holds that it does not write as they are, and why.
+LEFT_OUT: dict[type[Model], dict[str, str]] = {
+    Tournament: {
+        "id": _KEY,
+        "organiser": _ACCOUNTS,
+        "directors": _ACCOUNTS,
+        "scorekeepers": _ACCOUNTS,
+        "version": _SET_HERE,
+        "created_at": _SET_HERE,
+        "updated_at": _SET_HERE,
+    },
+    Entry: {
+        "id": _KEY,
+        "tournament": _PARENT,
+        "team": _BY_KEY,
+        "substitutes": "written as the keys of the players",
+        "registered_at": "written after the fields, optional when read",
+        "version": _SET_HERE,
+    },
+    Stage: {
+        "id": _KEY,
+        "tournament": _PARENT,
+        "standings_dirty": _RECOMPUTED,
+        "standings_computed_at": _RECOMPUTED,
+        "version": _SET_HERE,
+    },
+    Pool: {"id": _KEY, "stage": _PARENT},
+    Round: {"id": _KEY, "stage": _PARENT},
+    StageEntry: {"id": _KEY, "stage": _PARENT, "entry": _BY_KEY, "pool": _BY_KEY},
+    Match: {
+        "id": _KEY,
+        "stage": _PARENT,
+        "round": _BY_KEY,
+        "pool": _BY_KEY,
+        "key": "written as bracket_key (key names the row in the document)",
+        "home": _BY_KEY,
+        "away": _BY_KEY,
+        "winner": _BY_KEY,
+        "version": _SET_HERE,
+    },
+    MatchGame: {"id": _KEY, "match": _PARENT, "game": _BY_KEY, "created_at": _SET_HERE},
+    Game: {
+        "id": _KEY,
+        "team_a": _BY_KEY,
+        "team_b": _BY_KEY,
+        "seat_0": "written in seats, as a player's key",
+        "seat_1": "written in seats, as a player's key",
+        "seat_2": "written in seats, as a player's key",
+        "seat_3": "written in seats, as a player's key",
+        "created_by": _BY,
+        "scorekeepers": _BY,
+        "updated_at": _SET_HERE,
+    },
+    Hand: {"id": _KEY, "game": _PARENT, "created_by": _BY, "updated_at": _SET_HERE},
+    HandRevision: {"id": _KEY, "hand": _PARENT, "changed_by": _BY},
+    TotalsRevision: {"id": _KEY, "game": _PARENT, "changed_by": _BY},
+}
 
 
 def _value(value: Any) -> Any:
     """Times and dates as ISO 8601 text, to the microsecond (a JSON encoder would cut times to
-    the millisecond, and a time read back would no longer be the time written)."""
+    the millisecond, and a time read back would no longer be the time written); times in UTC,
+    as the database gives them, whatever zone a row just made holds them in."""
+    if isinstance(value, dt.datetime) and value.tzinfo is not None:
+        return value.astimezone(dt.UTC).isoformat()
     if isinstance(value, dt.date):  # datetime too
         return value.isoformat()
     return value
@@ -223,7 +307,10 @@ def tournament_games(tournament: Tournament) -> list[Game]:
                 queryset=Hand.objects.order_by("number", "pk").prefetch_related(
                     Prefetch("revisions", queryset=HandRevision.objects.order_by("version"))
                 ),
-            )
+            ),
+            Prefetch(
+                "totals_revisions", queryset=TotalsRevision.objects.order_by("changed_at", "pk")
+            ),
         )
     )
 
@@ -331,6 +418,9 @@ def _game(game: Game) -> dict[str, Any]:
         "team_b": game.team_b_id,
         "seats": list(game.seat_ids),
         **_values(game, GAME_FIELDS),
+        "totals_revisions": [
+            _values(r, TOTALS_REVISION_FIELDS) for r in game.totals_revisions.all()
+        ],
         "hands": [
             {
                 **_values(hand, HAND_FIELDS),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import csv
+import datetime as dt
 import io
 import json
 from pathlib import Path
@@ -15,12 +16,18 @@ from django.core.management import CommandError, call_command
 from django.core.serializers.json import DjangoJSONEncoder
 from rest_framework.test import APIClient
 
-from scoring.models import Game, Hand, HandRevision, Player
+from scoring.models import Game, Hand, HandRevision, Player, TotalsRevision
 from tarabish_site.api.errors import ValidationFailed
 from tests.scoring.factories import UserFactory
-from tests.tournaments.helpers import tournament_played
+from tests.tournaments.factories import EntryFactory
+from tests.tournaments.helpers import ready_matches, tournament_played
 from tournaments import exports
-from tournaments.models import Match, Standing, Tournament
+from tournaments.models import Entry, Match, Standing, Tournament
+from tournaments.services import (
+    match_game_correct_totals,
+    match_game_record_totals,
+    standings_recompute,
+)
 from tournaments.services.transfer import tournament_import
 
 pytestmark = pytest.mark.django_db
@@ -124,6 +131,137 @@ def test_another_installations_players_are_created_by_name() -> None:
     assert canonical(exports.tournament_document(copy_))["games"] == canonical(document)["games"]
 
 
+def tournament_with_everything() -> Tournament:
+    """:func:`tournament_played` with its registration settings set, two teams waiting for a
+    place, and a semi-final recorded by its totals and corrected twice."""
+    tournament = tournament_played()
+    opens = dt.datetime(2026, 1, 10, 9, 30, 0, 250, tzinfo=dt.UTC)
+    Tournament.objects.filter(pk=tournament.pk).update(
+        entry_cap=4,
+        self_registration=True,
+        registration_opens_at=opens,
+        registration_closes_at=opens + dt.timedelta(days=5),
+        results_confirmed_by_both=True,
+    )
+    for minutes in (7, 3):  # registered out of the order of their ids
+        waiting = EntryFactory.create(tournament=tournament, status=Entry.Status.WAITING)
+        Entry.objects.filter(pk=waiting.pk).update(
+            registered_at=opens + dt.timedelta(minutes=minutes)
+        )
+    semi = ready_matches(tournament.stages.get(kind="single_elim").pk)[0]
+    match_game_record_totals(
+        match_id=semi.pk, actor=tournament.organiser, home_points=505, away_points=200
+    )
+    for home, away in ((505, 250), (300, 510)):
+        match_game_correct_totals(
+            match_id=semi.pk,
+            number=1,
+            actor=tournament.organiser,
+            home_points=home,
+            away_points=away,
+            reason=f"sheet read again: {home}-{away}",
+            expected_version=Match.objects.get(pk=semi.pk).version,
+        )
+    standings_recompute(stage_id=semi.stage_id, force=True)  # as the task after a result would
+    tournament.refresh_from_db()
+    return tournament
+
+
+def test_settings_waiting_list_feeds_and_corrected_totals_are_carried() -> None:
+    original = tournament_with_everything()
+    document = _json(exports.tournament_document(original))
+    copy_ = tournament_import(document=document, actor=None, slug="everything")
+    assert canonical(exports.tournament_document(copy_)) == canonical(document)
+    for name in ("entry_cap", "self_registration", "results_confirmed_by_both"):
+        assert getattr(copy_, name) == getattr(original, name), name
+    assert copy_.registration_opens_at == original.registration_opens_at
+    assert copy_.registration_closes_at == original.registration_closes_at
+    waiting = [
+        e.registered_at
+        for e in copy_.entries.filter(status=Entry.Status.WAITING).order_by("registered_at")
+    ]
+    assert waiting == [
+        e.registered_at
+        for e in original.entries.filter(status=Entry.Status.WAITING).order_by("registered_at")
+    ]
+    assert len(waiting) == 2
+    quick = Game.objects.get(match_link__match__stage__tournament=copy_, totals_only=True)
+    assert (quick.score_a, quick.score_b) == (300, 510)
+    assert [
+        (r.score_a, r.score_b, r.winner, r.reason)
+        for r in TotalsRevision.objects.filter(game=quick).order_by("changed_at")
+    ] == [
+        (505, 200, "team_a", "sheet read again: 505-250"),
+        (505, 250, "team_a", "sheet read again: 300-510"),
+    ]
+    bracket = Match.objects.filter(stage__tournament=copy_, stage__kind="single_elim")
+    assert all(m.feeds is not None for m in bracket)
+    assert list(bracket.order_by("key").values_list("key", "feeds")) == list(
+        Match.objects.filter(stage__tournament=original, stage__kind="single_elim")
+        .order_by("key")
+        .values_list("key", "feeds")
+    )
+
+
+def test_a_document_written_before_the_newer_fields_still_imports() -> None:
+    document = _json(exports.tournament_document(tournament_with_everything()))
+    newer = (
+        "entry_cap",
+        "results_confirmed_by_both",
+        "self_registration",
+        "registration_opens_at",
+        "registration_closes_at",
+    )
+    for name in newer:
+        document["tournament"].pop(name)
+    for game in document["games"]:
+        game.pop("totals_revisions")
+    for stage in document["stages"]:
+        for match in stage["matches"]:
+            match.pop("feeds")
+    copy_ = tournament_import(document=document, actor=None, slug="older")
+    assert copy_.entry_cap is None
+    assert not copy_.self_registration
+    assert not copy_.results_confirmed_by_both
+    assert copy_.registration_opens_at is None
+    assert copy_.registration_closes_at is None
+    assert not TotalsRevision.objects.filter(game__match_link__match__stage__tournament=copy_)
+    assert not Match.objects.filter(stage__tournament=copy_, feeds__isnull=False).exists()
+
+
+def test_every_field_of_every_row_is_written_or_left_out_with_a_reason() -> None:
+    from scoring.models import Hand as HandModel
+    from tournaments.models import MatchGame, Pool, Round, Stage, StageEntry
+
+    written = {
+        Tournament: exports.TOURNAMENT_FIELDS,
+        Entry: exports.ENTRY_FIELDS,
+        Stage: exports.STAGE_FIELDS,
+        Pool: exports.POOL_FIELDS,
+        Round: exports.ROUND_FIELDS,
+        StageEntry: ("seed",),
+        Match: exports.MATCH_FIELDS,
+        MatchGame: exports.MATCH_GAME_FIELDS,
+        Game: exports.GAME_FIELDS,
+        HandModel: exports.HAND_FIELDS,
+        HandRevision: exports.REVISION_FIELDS,
+        TotalsRevision: exports.TOTALS_REVISION_FIELDS,
+    }
+    assert written.keys() == exports.LEFT_OUT.keys()
+    for model, names in written.items():
+        fields = {
+            f.name
+            for f in model._meta.get_fields()
+            if f.concrete or (f.many_to_many and not f.auto_created)
+        }
+        left_out = exports.LEFT_OUT[model]
+        assert all(left_out.values()), model  # each with its reason
+        missing = fields - set(names) - left_out.keys()
+        assert not missing, f"{model.__name__}: {sorted(missing)} neither written nor left out"
+        assert not set(names) & left_out.keys(), model
+        assert left_out.keys() <= fields, f"{model.__name__}: {left_out.keys() - fields} gone"
+
+
 MALFORMED = [
     (lambda d: d.update(version=2), "version"),
     (lambda d: d.update(format="challonge"), "format"),
@@ -133,6 +271,13 @@ MALFORMED = [
     (lambda d: d["entries"][2].update(team=888_888), "entries.2.team"),
     (lambda d: d["teams"].append(dict(d["teams"][0])), "teams.4.key"),
     (lambda d: d["tournament"].update(slug=Tournament.objects.get().slug), "tournament.slug"),
+    (lambda d: d["tournament"].update(entry_cap=-1), "tournament.entry_cap"),
+    (lambda d: d["games"][0].update(totals_revisions=[{}]), "games.0.totals_revisions.0.score_a"),
+    (lambda d: d["stages"][1]["matches"][0].update(feeds="W2-1"), "stages.1.matches.0.feeds"),
+    (
+        lambda d: d["stages"][1]["matches"][0]["feeds"][0].update(match="W9-9"),
+        "stages.1.matches.0.feeds.0.match",
+    ),
 ]
 
 

@@ -1,6 +1,7 @@
 """Reading back a tournament document (:mod:`tournaments.exports`): the tournament with its
-entries, stages, pools, rounds, matches, games, hands and their revisions, made anew in this
-installation, all or nothing.
+entries (those waiting for a place too), stages, pools, rounds, matches, games (with the
+totals a quick result had before each correction), hands and their revisions, made anew in
+this installation, all or nothing.
 
 Players are matched by name and community (as :func:`scoring.services.player_named` compares
 them) or created; teams by their pair of players or created. The importing account becomes
@@ -21,7 +22,7 @@ from django.db import IntegrityError, models, transaction
 from rest_framework import serializers
 
 from scoring import services as scoring_services
-from scoring.models import Game, Hand, HandRevision, Player, Team
+from scoring.models import Game, Hand, HandRevision, Player, Team, TotalsRevision
 from tarabish_site.api.errors import ApplicationError, NotAllowed, ValidationFailed
 from tarabish_site.api.exceptions import flatten_errors
 from tournaments import exports
@@ -86,7 +87,23 @@ _Game = _model_serializer(
     team_b=_ref(),
     seats=_refs(4),
     hands=_Hand(many=True),
+    # documents written before quick results were corrected have none
+    totals_revisions=_model_serializer(TotalsRevision, exports.TOTALS_REVISION_FIELDS)(
+        many=True, required=False
+    ),
 )
+
+
+class _Feed(serializers.Serializer):  # type: ignore[type-arg]
+    """A slot a bracket match's result fills (:func:`tournaments.algorithms.bracket.feed_lists`),
+    naming the match it goes to by its ``bracket_key``."""
+
+    outcome = serializers.ChoiceField(choices=["winner", "loser", "decides"])
+    match = serializers.CharField(max_length=12)
+    slot = serializers.IntegerField(min_value=0, max_value=1, allow_null=True)
+    reset = serializers.BooleanField(required=False)
+
+
 _MatchGame = _model_serializer(MatchGame, exports.MATCH_GAME_FIELDS, game=_ref())
 _Match = _model_serializer(
     Match,
@@ -99,6 +116,9 @@ _Match = _model_serializer(
     away=_ref(null=True),
     winner=_ref(null=True),
     games=_MatchGame(many=True),
+    # not editable in forms, so declared; documents written before it have none (the
+    # bracket is then placed whole after each result, as for a stage started before it)
+    feeds=serializers.ListField(child=_Feed(), allow_null=True, required=False),
 )
 _Stage = _model_serializer(
     Stage,
@@ -208,8 +228,13 @@ def _cross_check(data: dict[str, Any]) -> dict[str, _Keys]:
         for i, row in enumerate(stage["stage_entries"]):
             keys["entries"].check(row["entry"], f"stages.{s}.stage_entries.{i}.entry")
             pools.check(row["pool"], f"stages.{s}.stage_entries.{i}.pool")
+        bracket_keys = {match["bracket_key"] for match in stage["matches"]}
         for m, match in enumerate(stage["matches"]):
             at = f"stages.{s}.matches.{m}"
+            for f, feed in enumerate(match.get("feeds") or ()):
+                if feed["match"] not in bracket_keys:
+                    reason = f"no match of this stage has the bracket_key {feed['match']!r}"
+                    raise _refused(f"{at}.feeds.{f}.match", reason)
             rounds.check(match["round"], f"{at}.round")
             pools.check(match["pool"], f"{at}.pool")
             for side in ("home", "away", "winner"):
@@ -333,6 +358,14 @@ def _write(data: dict[str, Any], keys: dict[str, _Keys], actor: Actor) -> Tourna
             fields = {k: hand[k] for k in exports.HAND_FIELDS if k in hand and k != "created_at"}
             hands.append(Hand(game=game, **fields))
             hand_rows.append(hand)
+    _made(
+        TotalsRevision,
+        [
+            TotalsRevision(game=game, **revision)
+            for row, game in zip(data["games"], made_games, strict=True)
+            for revision in row.get("totals_revisions", ())
+        ],
+    )
     hands = _made(Hand, hands)
     _keep_created_at(Hand, hands, [row.get("created_at") for row in hand_rows])
     _made(
