@@ -22,6 +22,8 @@ Shape (version 1)::
                     quick_results_by_scorekeepers, results_confirmed_by_both,
                     self_registration, registration_opens_at, registration_closes_at,
                     finished_at},   # those after seed_by_rating: optional when read
+     "history": [{kind, reason, at}],   # each time it was finished or reopened; optional
+                                        # when read
      "players": [{key, display_name, community}],
      "teams": [{key, name, players: [player key, player key]}],
      "entries": [{key, team, seed, status, checked_in, checked_in_at, withdrawn_at,
@@ -83,6 +85,7 @@ from tournaments.models import (
     StageEntry,
     Standing,
     Tournament,
+    TournamentEvent,
 )
 from tournaments.selectors import entry_display_names, team_display_names
 
@@ -212,6 +215,7 @@ HAND_FIELDS = (
 )
 REVISION_FIELDS = ("version", "action", "entry_kind", "entry", "result", "reason", "changed_at")
 TOTALS_REVISION_FIELDS = ("score_a", "score_b", "winner", "reason", "changed_at")
+EVENT_FIELDS = ("kind", "reason", "at")
 
 _KEY = "rows are named by key, never by this installation's ids"
 _PARENT = "the row is written inside the row it belongs to"
@@ -277,6 +281,7 @@ LEFT_OUT: dict[type[Model], dict[str, str]] = {
     Hand: {"id": _KEY, "game": _PARENT, "created_by": _BY, "updated_at": _SET_HERE},
     HandRevision: {"id": _KEY, "hand": _PARENT, "changed_by": _BY},
     TotalsRevision: {"id": _KEY, "game": _PARENT, "changed_by": _BY},
+    TournamentEvent: {"id": _KEY, "tournament": _PARENT, "by": _BY},
 }
 
 
@@ -355,6 +360,10 @@ def tournament_document(tournament: Tournament) -> dict[str, Any]:
         "version": VERSION,
         "exported_at": timezone.now().isoformat(),
         "tournament": _values(tournament, TOURNAMENT_FIELDS),
+        "history": [
+            _values(event, EVENT_FIELDS)
+            for event in TournamentEvent.objects.filter(tournament=tournament).order_by("at", "pk")
+        ],
         "players": [
             {"key": p.pk, "display_name": p.display_name, "community": p.community} for p in players
         ],

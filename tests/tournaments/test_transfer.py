@@ -22,7 +22,7 @@ from tests.scoring.factories import UserFactory
 from tests.tournaments.factories import EntryFactory
 from tests.tournaments.helpers import ready_matches, tournament_played
 from tournaments import exports
-from tournaments.models import Entry, Match, Standing, Tournament
+from tournaments.models import Entry, Match, Standing, Tournament, TournamentEvent
 from tournaments.services import (
     match_game_correct_totals,
     match_game_record_totals,
@@ -133,7 +133,8 @@ def test_another_installations_players_are_created_by_name() -> None:
 
 def tournament_with_everything() -> Tournament:
     """:func:`tournament_played` with its registration settings set, two teams waiting for a
-    place, and a semi-final recorded by its totals and corrected twice."""
+    place, a semi-final recorded by its totals and corrected twice, and a history of being
+    finished and reopened."""
     tournament = tournament_played()
     opens = dt.datetime(2026, 1, 10, 9, 30, 0, 250, tzinfo=dt.UTC)
     Tournament.objects.filter(pk=tournament.pk).update(
@@ -163,11 +164,16 @@ def tournament_with_everything() -> Tournament:
             expected_version=Match.objects.get(pk=semi.pk).version,
         )
     standings_recompute(stage_id=semi.stage_id, force=True)  # as the task after a result would
+    for minutes, kind, reason in ((60, "finished", ""), (90, "reopened", "a sheet was misread")):
+        event = TournamentEvent.objects.create(tournament=tournament, kind=kind, reason=reason)
+        TournamentEvent.objects.filter(pk=event.pk).update(
+            at=opens + dt.timedelta(days=9, minutes=minutes)
+        )
     tournament.refresh_from_db()
     return tournament
 
 
-def test_settings_waiting_list_feeds_and_corrected_totals_are_carried() -> None:
+def test_settings_waiting_list_history_feeds_and_corrected_totals_are_carried() -> None:
     original = tournament_with_everything()
     document = _json(exports.tournament_document(original))
     copy_ = tournament_import(document=document, actor=None, slug="everything")
@@ -185,6 +191,10 @@ def test_settings_waiting_list_feeds_and_corrected_totals_are_carried() -> None:
         for e in original.entries.filter(status=Entry.Status.WAITING).order_by("registered_at")
     ]
     assert len(waiting) == 2
+    assert list(copy_.events.order_by("at").values_list("kind", "reason", "at")) == list(
+        original.events.order_by("at").values_list("kind", "reason", "at")
+    )
+    assert copy_.events.count() == 2
     quick = Game.objects.get(match_link__match__stage__tournament=copy_, totals_only=True)
     assert (quick.score_a, quick.score_b) == (300, 510)
     assert [
@@ -214,6 +224,7 @@ def test_a_document_written_before_the_newer_fields_still_imports() -> None:
     )
     for name in newer:
         document["tournament"].pop(name)
+    document.pop("history")
     for game in document["games"]:
         game.pop("totals_revisions")
     for stage in document["stages"]:
@@ -226,6 +237,7 @@ def test_a_document_written_before_the_newer_fields_still_imports() -> None:
     assert copy_.registration_opens_at is None
     assert copy_.registration_closes_at is None
     assert not TotalsRevision.objects.filter(game__match_link__match__stage__tournament=copy_)
+    assert not copy_.events.exists()
     assert not Match.objects.filter(stage__tournament=copy_, feeds__isnull=False).exists()
 
 
@@ -246,6 +258,7 @@ def test_every_field_of_every_row_is_written_or_left_out_with_a_reason() -> None
         HandModel: exports.HAND_FIELDS,
         HandRevision: exports.REVISION_FIELDS,
         TotalsRevision: exports.TOTALS_REVISION_FIELDS,
+        TournamentEvent: exports.EVENT_FIELDS,
     }
     assert written.keys() == exports.LEFT_OUT.keys()
     for model, names in written.items():
@@ -272,6 +285,10 @@ MALFORMED = [
     (lambda d: d["teams"].append(dict(d["teams"][0])), "teams.4.key"),
     (lambda d: d["tournament"].update(slug=Tournament.objects.get().slug), "tournament.slug"),
     (lambda d: d["tournament"].update(entry_cap=-1), "tournament.entry_cap"),
+    (
+        lambda d: d.update(history=[{"kind": "paused", "at": "2026-01-01T00:00:00Z"}]),
+        "history.0.kind",
+    ),
     (lambda d: d["games"][0].update(totals_revisions=[{}]), "games.0.totals_revisions.0.score_a"),
     (lambda d: d["stages"][1]["matches"][0].update(feeds="W2-1"), "stages.1.matches.0.feeds"),
     (

@@ -1,7 +1,7 @@
 """Reading back a tournament document (:mod:`tournaments.exports`): the tournament with its
-entries (those waiting for a place too), stages, pools, rounds, matches, games (with the
-totals a quick result had before each correction), hands and their revisions, made anew in
-this installation, all or nothing.
+history (each time it was finished or reopened), entries (those waiting for a place too),
+stages, pools, rounds, matches, games (with the totals a quick result had before each
+correction), hands and their revisions, made anew in this installation, all or nothing.
 
 Players are matched by name and community (as :func:`scoring.services.player_named` compares
 them) or created; teams by their pair of players or created. The importing account becomes
@@ -35,6 +35,7 @@ from tournaments.models import (
     Stage,
     StageEntry,
     Tournament,
+    TournamentEvent,
 )
 from tournaments.services._common import Actor
 from tournaments.services.standings import standings_recompute
@@ -158,6 +159,12 @@ class _Document(serializers.Serializer):  # type: ignore[type-arg]
     format = serializers.ChoiceField(choices=[exports.FORMAT])
     version = serializers.ChoiceField(choices=[exports.VERSION])
     tournament = _Tournament()
+    # documents written before tournaments were reopened have none
+    history = _model_serializer(
+        TournamentEvent,
+        exports.EVENT_FIELDS,
+        at=serializers.DateTimeField(),
+    )(many=True, required=False)
     players = _Player(many=True)
     teams = _Team(many=True)
     entries = _Entry(many=True)
@@ -328,6 +335,15 @@ def _write(data: dict[str, Any], keys: dict[str, _Keys], actor: Actor) -> Tourna
     tournament = Tournament.objects.create(**data["tournament"], organiser=user)
     if user is not None:
         tournament.directors.add(user)
+    history = data.get("history", [])
+    events = _made(
+        TournamentEvent,
+        [
+            TournamentEvent(tournament=tournament, kind=row["kind"], reason=row.get("reason", ""))
+            for row in history
+        ],
+    )
+    _keep_created_at(TournamentEvent, events, [row["at"] for row in history], "at")
     made = _made(
         Entry,
         [
