@@ -15,6 +15,7 @@ from django.db import OperationalError as DatabaseError
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
+from kombu import Queue
 from kombu.exceptions import OperationalError
 from pytest_django import DjangoCaptureOnCommitCallbacks
 
@@ -275,17 +276,22 @@ def test_with_the_real_worker_a_result_lost_to_the_broker_converges(celery_worke
 
 
 @contextmanager
-def worker_not_taking(queue: str) -> Iterator[None]:
-    """The worker stops taking messages from ``queue`` (what is sent waits in the broker), and
-    takes them again after the block, whatever happens in it."""
-    stopped = celery_app.control.cancel_consumer(queue, reply=True, timeout=10)
-    assert stopped, "the worker did not answer"
-    time.sleep(2)  # a read already waiting on the queue (1 s at most) has ended
-    try:
+def sent_where_it_is_lost(queue: str) -> Iterator[None]:
+    """The match's update goes to ``queue``, which no worker reads, as if the broker had
+    accepted it and then lost it (below, by purging that queue)."""
+    send = match_sync_for_game.apply_async
+
+    def to_the_lost_queue(*args: object, **options: object) -> object:
+        return send(*args, **{**options, "queue": queue})
+
+    with mock.patch.object(match_sync_for_game, "apply_async", to_the_lost_queue):
         yield
-    finally:
-        resumed = celery_app.control.add_consumer(queue, reply=True, timeout=10)
-        assert resumed, "the worker did not answer"
+
+
+def purge(queue: str) -> int:
+    """Delete what waits in ``queue``: how many messages were there."""
+    with celery_app.connection_for_write() as connection:
+        return int(Queue(queue).bind(connection.default_channel).purge() or 0)
 
 
 @pytest.mark.services
@@ -295,11 +301,12 @@ def test_with_the_real_worker_a_message_the_broker_lost_converges(celery_worker:
     lost, as Redis' without persistence is): the row stays, and the periodic task sends it
     again."""
     match = _match()
-    with worker_not_taking(celery_worker):
+    lost = f"{celery_worker}-lost"
+    with sent_where_it_is_lost(lost):
         game = win_game(match, "home")
-        assert celery_app.control.purge() == 1  # the one message sent, accepted and now lost
+    assert purge(lost) == 1  # the one message sent, accepted and now lost
     assert ResultChange.objects.filter(game=game).count() == 1
-    time.sleep(2)  # the worker takes messages again: there is none to take
+    time.sleep(2)  # the worker has nothing to take
     match.refresh_from_db()
     assert match.home_games == 0
     assert ResultChange.objects.filter(game=game).count() == 1
