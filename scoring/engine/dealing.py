@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from scoring.engine import _bits, _parse
@@ -183,19 +184,24 @@ def deal(deck: Sequence[Card], dealer: int) -> Deal:
     """
     deck = check_deck(deck)
     _parse.seat(dealer, "dealer")
-    first = (-dealer - 1) % 4  # the packet dealt first to seat 0
-    hands = tuple(_packets(deck, (first + seat) % 4) for seat in SEATS)
+    g0, g1, g2, g3 = DEALT_AT[dealer]
+    hands = (g0(deck), g1(deck), g2(deck), g3(deck))
     # The deck was checked: the deal is the same 36 cards, so it is not checked again.
     checked = object.__new__(Deal)
     object.__setattr__(checked, "hands", hands)
     return checked
 
 
-def _packets(deck: tuple[Card, ...], first: int) -> tuple[Card, ...]:
-    """The cards of the seat dealt packets ``first``, ``first + 4`` and ``first + 8`` (three
-    cards each) of the deck."""
+def _packets(first: int) -> itemgetter[tuple[Any, ...]]:
+    """The positions in a deck of packets ``first``, ``first + 4`` and ``first + 8`` (three
+    cards each): the cards of the seat dealt them, in the order dealt."""
     b = 3 * first
-    return deck[b : b + 3] + deck[b + 12 : b + 15] + deck[b + 24 : b + 27]
+    return itemgetter(*range(b, b + 3), *range(b + 12, b + 15), *range(b + 24, b + 27))
+
+
+#: ``DEALT_AT[dealer][seat]``: the positions in the deck of the cards dealt to ``seat`` (its
+#: first packet is ``(seat - dealer - 1) % 4``), read from a deck or a deck's card indices.
+DEALT_AT = tuple(tuple(_packets((seat - dealer - 1) % 4) for seat in SEATS) for dealer in SEATS)
 
 
 @dataclass(frozen=True, slots=True)

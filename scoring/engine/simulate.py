@@ -27,13 +27,12 @@ import random as _random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
-from operator import itemgetter
 from typing import Literal
 
 from scoring.engine import _bits
 from scoring.engine._values import maker
 from scoring.engine.cards import DECK, Card, Rank, Suit
-from scoring.engine.dealing import Deal, choose_first_dealer
+from scoring.engine.dealing import DEALT_AT, Deal, choose_first_dealer
 from scoring.engine.game import GameProgress, forced_call, game_progress
 from scoring.engine.hand import (
     Action,
@@ -418,17 +417,6 @@ def _hand_log(  # noqa: PLR0917  (bound by partial for every hand: positional is
     return HandLog(ruleset, dealer, Deal(dealt), tuple(actions), scores)
 
 
-def _packets(first: int) -> itemgetter[tuple[int, ...]]:
-    """The positions in the cut deck of packets ``first``, ``first + 4`` and ``first + 8``
-    (three cards each): the cards of the seat dealt them, in the order dealt."""
-    b = 3 * first
-    return itemgetter(*range(b, b + 3), *range(b + 12, b + 15), *range(b + 24, b + 27))
-
-
-#: ``_DEALT[dealer][seat]``: the positions in the cut deck of the cards dealt to ``seat``.
-_DEALT = tuple(tuple(_packets((seat - dealer - 1) & 3) for seat in range(4)) for dealer in range(4))
-
-
 def _bella_seat(hands: Sequence[int], t: int) -> int | None:
     """The seat dealt the king and queen of trump, if one was."""
     pair = _BELLA[t]
@@ -583,7 +571,7 @@ def simulate_hand(
         greedy=player == "greedy",
     )
     card = DECK.__getitem__
-    dealt = tuple([tuple(map(card, cards_of(order))) for cards_of in _DEALT[dealer]])
+    dealt = tuple([tuple(map(card, cards_of(order))) for cards_of in DEALT_AT[dealer]])
     masks = tuple(hands)
     # ruleset, dealer, dealt, hands, caller, t, plays, scores
     log = partial(_hand_log, ruleset, dealer, dealt, masks, caller, t, plays, scores)
