@@ -193,6 +193,17 @@ def trick_winner(trick: Sequence[Card], trump: Suit | None, *, leader: int) -> i
     >>> trick_winner(parse_cards("KD AD 6C AS"), None, leader=2)
     3
     """
+    if len(trick) == 4:  # a whole trick, looked at without a loop
+        a, b, c, d = trick
+        keys = _bits.WIN_KEY[(4 if trump is None else trump.index) * 4 + a.index // 9]
+        pos, best = 0, keys[a.index]
+        if keys[b.index] > best:
+            pos, best = 1, keys[b.index]
+        if keys[c.index] > best:
+            pos, best = 2, keys[c.index]
+        if keys[d.index] > best:
+            pos = 3
+        return (leader + pos) & 3
     pos = -1
     if trick:
         t = 4 if trump is None else trump.index
