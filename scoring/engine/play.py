@@ -96,21 +96,15 @@ def legal_plays(
         must = [c for c in hand if c.suit is trump]
         if not must:
             return tuple(hand)  # neither the suit led nor a trump: any card
-    top = _top_trump(trick, trump)
-    if top < 0:
-        return tuple(must)
-    strength = _bits.TRUMP_STRENGTH
-    return tuple([c for c in must if strength[c.index] > top] or must)
-
-
-def _top_trump(trick: Sequence[Card], trump: Suit) -> int:
-    """The trump strength (0..8) of the best trump on the trick, -1 when there is none."""
+    # The best trump on the trick, by its strength (0..8), looked for here: no call per play.
     strength = _bits.TRUMP_STRENGTH
     top = -1
     for c in trick:
         if c.suit is trump and strength[c.index] > top:
             top = strength[c.index]
-    return top
+    if top < 0:
+        return tuple(must)
+    return tuple([c for c in must if strength[c.index] > top] or must)
 
 
 def broken_rule(
