@@ -348,6 +348,8 @@ def runs_counted(
     """
     if not shown:
         return RunsCounted(None, ())
+    if len(shown) == 1:  # one run shown: its player has the best run, and counts it alone
+        return RunsCounted(shown[0].seat, (shown[0],))
     # Each seat's best run as one number ordered as Run.key: length, then top, then trump.
     best_by_seat = [-1, -1, -1, -1]
     for r in shown:
@@ -359,7 +361,7 @@ def runs_counted(
         return RunsCounted(None, ())
     seat = leaders[0]
     counted = tuple(
-        r for r in shown if r.seat == seat or (for_team and team_of(r.seat) == team_of(seat))
+        [r for r in shown if r.seat == seat or (for_team and team_of(r.seat) == team_of(seat))]
     )
     return RunsCounted(seat, counted)
 

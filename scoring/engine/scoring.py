@@ -626,7 +626,7 @@ def settle(
         bella[team_of(bella_seat)] = 20
     bella_pts = (bella[0], bella[1])
     hand_total = total_cards + sum(runs_pts) + sum(bella_pts)
-    counted_runs = tuple(r.run for r in counted)
+    counted_runs = tuple([r.run for r in counted])
     if misplay is not None:
         if misplay_accused is None:
             misplay_accused = misplay.accused
