@@ -482,20 +482,21 @@ def run_counts_counted(
 def _simple_runs(shown: Sequence[RunShown]) -> bool:
     """Fast check: no shared card, one run per player and suit, at most nine cards each."""
     acc = 0
-    groups: set[tuple[int, Suit]] = set()
+    groups = 0  # bit seat * 4 + suit index: a player already showed a run in that suit
     per = [0, 0, 0, 0]
     for r in shown:
         n = 4 if r.kind is RunKind.FIFTY else 3
-        top = r.suit.index * 9 + int(r.top) - 6
+        s = r.suit.index
+        top = s * 9 + int(r.top) - 6
         m = ((1 << n) - 1) << (top - n + 1)
-        key = (r.seat, r.suit)
-        if acc & m or key in groups:
+        key = 1 << (r.seat * 4 + s)
+        if acc & m or groups & key:
             return False
         per[r.seat] += n
         if per[r.seat] > 9:
             return False
         acc |= m
-        groups.add(key)
+        groups |= key
     return True
 
 
