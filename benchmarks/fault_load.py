@@ -7,8 +7,10 @@ Run from the project root (PostgreSQL on loopback, ``redis-server`` installed)::
 
 What runs: two Redis servers of the script's own on free loopback ports (one the cache,
 ``REDIS_URL``; one the broker), gunicorn as deployed (``deploy/gunicorn.conf.py``), and a
-Celery worker with its beat, each stopped (and the database dropped) however the script ends: a
-step of the set-up that fails, the end of the run, Ctrl-C or SIGTERM. ``--match-pads`` of the
+Celery worker with its beat, started again five seconds after it exits as the deployed units are
+(Celery's worker can exit when the broker goes away mid-read; the run counts how often), each
+stopped (and the database dropped) however the script ends: a step of the set-up that fails,
+the end of the run, Ctrl-C or SIGTERM. ``--match-pads`` of the
 ``--pads`` score-pads keep score at a tournament's tables (pools of ``--pool-size`` teams, one
 a table, best of three games): each starts its matches' games through the API and plays them to
 the end of the match. The others enter casual games, made beforehand. Every hand was played in
@@ -51,6 +53,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -135,6 +138,37 @@ def process_end(process: subprocess.Popen[bytes], grace: float = 30) -> None:
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+
+
+class Supervised:
+    """A process started again whenever it exits, five seconds later, as the deployed units
+    are (``Restart=on-failure``, ``RestartSec=5`` in deploy/systemd; ``restart:
+    unless-stopped`` in deploy/compose.yml): a worker that dies with the broker comes back."""
+
+    def __init__(self, start: Callable[[], subprocess.Popen[bytes]], name: str) -> None:
+        self._start = start
+        self.name = name
+        self.process = start()
+        self.restarts: list[tuple[float, int | None]] = []  # (when, exit code)
+        self._stopping = threading.Event()
+        self._watch = threading.Thread(target=self._run, name=f"supervise {name}", daemon=True)
+        self._watch.start()
+
+    def _run(self) -> None:
+        while not self._stopping.wait(1.0):
+            code = self.process.poll()
+            if code is None:
+                continue
+            if self._stopping.wait(5.0):
+                return
+            self.restarts.append((time.monotonic(), code))
+            print(f"  {self.name} exited ({code}): started again", flush=True)
+            self.process = self._start()
+
+    def stop(self) -> None:
+        self._stopping.set()
+        self._watch.join()
+        process_end(self.process)
 
 
 def database_drop(server_url: str, name: str) -> None:
@@ -499,28 +533,32 @@ def main() -> None:
         server = bench.start_gunicorn(env, port, logs / "gunicorn.log")
         stack.callback(process_end, server)
         worker_log = stack.enter_context((logs / "worker.log").open("wb"))
-        worker = subprocess.Popen(  # noqa: S603 - fixed command
-            [
-                bench.PYTHON,
-                "-m",
-                "celery",
-                "-A",
-                "tarabish_site",
-                "worker",
-                "--beat",
-                "--schedule",
-                str(logs / "beat-schedule"),
-                "--concurrency",
-                "1",
-                "--loglevel",
-                "WARNING",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=worker_log,
-            stderr=subprocess.STDOUT,
-        )
-        stack.callback(process_end, worker)
+
+        def start_worker() -> subprocess.Popen[bytes]:
+            return subprocess.Popen(  # noqa: S603 - fixed command
+                [
+                    bench.PYTHON,
+                    "-m",
+                    "celery",
+                    "-A",
+                    "tarabish_site",
+                    "worker",
+                    "--beat",
+                    "--schedule",
+                    str(logs / "beat-schedule"),
+                    "--concurrency",
+                    "1",
+                    "--loglevel",
+                    "WARNING",
+                ],
+                cwd=ROOT,
+                env=env,
+                stdout=worker_log,
+                stderr=subprocess.STDOUT,
+            )
+
+        worker = Supervised(start_worker, "the Celery worker")
+        stack.callback(worker.stop)
         wait_for_worker(env)
         total = casual * args.hands + sum(pad.hand_count for pad in match_pads)
         progress = [0]
@@ -654,6 +692,10 @@ def main() -> None:
         + (f"{converged:.1f} s after the broker came back" if converged is not None else "NOT yet")
     )
     print("events: " + "; ".join(events))
+    print(
+        f"Celery worker exits (started again 5 s later, as deployed): {len(worker.restarts)}"
+        + "".join(f"; at {when - run_started:.1f} s, code {code}" for when, code in worker.restarts)
+    )
     print(
         f"wall {time.perf_counter() - started_wall:.1f} s, "
         f"cpu {time.process_time() - started_cpu:.1f} s (this script)"
