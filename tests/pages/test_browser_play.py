@@ -91,12 +91,14 @@ def _drag_and_reload(page: Any, played: Played) -> None:
     played.dragged = True
     page.reload()
     page.wait_for_selector("#play[data-phase='playing']")
-    # A function, not an expression: Playwright evaluates an expression again at every poll,
-    # and the page's Content-Security-Policy refuses that eval once polling is needed.
-    page.wait_for_function(
-        "n => document.querySelectorAll('#hand .card').length === n", arg=len(after)
-    )
-    assert _cards(page) == after
+    page.wait_for_selector("#hand .card")
+    shown = _cards(page)
+    # The player's order survives the reload. The computers move at once, so the hand may
+    # have changed since the drag (a card gone, cards picked up): what is left of the order
+    # comes first, as it was, and anything new after it.
+    kept = [card for card in after if card in shown]
+    assert len(kept) >= len(after) - 1, (after, shown)
+    assert shown[: len(kept)] == kept, (after, shown)
     played.reloaded = True
 
 
