@@ -103,7 +103,10 @@ def sign_in(browser_context: Any, live_server: Any) -> Callable[[Any], None]:
 
     def sign_in_as(user: Any) -> None:
         client = Client()
-        client.force_login(user)
+        # The session is written on the connection the live server's requests share (SQLite):
+        # not while the page's last request is still being served.
+        with OneRequestAtATime.busy:
+            client.force_login(user)
         cookie = client.cookies[settings.SESSION_COOKIE_NAME]
         browser_context.add_cookies(
             [{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "url": live_server.url}]
