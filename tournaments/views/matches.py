@@ -28,6 +28,18 @@ from tournaments.models import Match, ResultReport
 from tournaments.views.common import _match_or_404
 
 
+def _refused_at_match(request: HttpRequest, pk: int, message: str) -> HttpResponse:
+    """The 403 page of an act on match ``pk`` its user may not do, leading back to the match."""
+    return forbidden(
+        request, message, reverse("tournaments:match-detail", args=[pk]), _("Back to the match")
+    )
+
+
+def _rename_fields(exc: ApplicationError, field_of: Mapping[str, str]) -> None:
+    """Name a service's refused fields as the page's form names them."""
+    exc.fields = {field_of.get(k, k): v for k, v in (exc.fields or {}).items()}
+
+
 @require_GET
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     return _match_page(request, _match_or_404(request, pk))
@@ -165,15 +177,10 @@ def match_quick_result(request: HttpRequest, pk: int) -> HttpResponse:
                 winner_id=winner,
             )
         except NotAllowed as exc:
-            return forbidden(
-                request,
-                exc.message,
-                reverse("tournaments:match-detail", args=[pk]),
-                _("Back to the match"),
-            )
+            return _refused_at_match(request, pk, exc.message)
         except (EngineError, ApplicationError) as exc:
             if isinstance(exc, ApplicationError):
-                exc.fields = {_QUICK_FIELD_OF.get(k, k): v for k, v in (exc.fields or {}).items()}
+                _rename_fields(exc, _QUICK_FIELD_OF)
             _put_errors(form, exc)
             status = getattr(exc, "status", 400)
         else:
@@ -235,12 +242,7 @@ def match_report(request: HttpRequest, pk: int) -> HttpResponse:
         try:
             services.result_report_create(match_id=match.pk, actor=request.user, games=games)
         except NotAllowed as exc:
-            return forbidden(
-                request,
-                exc.message,
-                reverse("tournaments:match-detail", args=[pk]),
-                _("Back to the match"),
-            )
+            return _refused_at_match(request, pk, exc.message)
         except ApplicationError as exc:
             # a refusal of one game's totals lands on the first game's fields
             exc.fields = {
@@ -284,12 +286,7 @@ def report_act(request: HttpRequest, pk: int, report_id: int, act: str) -> HttpR
         else:
             raise Http404
     except NotAllowed as exc:
-        return forbidden(
-            request,
-            exc.message,
-            reverse("tournaments:match-detail", args=[match.pk]),
-            _("Back to the match"),
-        )
+        return _refused_at_match(request, match.pk, exc.message)
     except ApplicationError as exc:
         reason = (exc.fields or {}).get("reason")
         fresh = _match_or_404(request, match.pk)
@@ -333,15 +330,10 @@ def match_totals_correct(request: HttpRequest, pk: int) -> HttpResponse:
                 expected_version=data["version"],
             )
         except NotAllowed as exc:
-            return forbidden(
-                request,
-                exc.message,
-                reverse("tournaments:match-detail", args=[pk]),
-                _("Back to the match"),
-            )
+            return _refused_at_match(request, pk, exc.message)
         except (EngineError, ApplicationError) as exc:
             if isinstance(exc, ApplicationError):
-                exc.fields = {_TOTALS_FIELD_OF.get(k, k): v for k, v in (exc.fields or {}).items()}
+                _rename_fields(exc, _TOTALS_FIELD_OF)
             _put_errors(form, exc)
             status = getattr(exc, "status", 400)
         else:
@@ -481,12 +473,7 @@ def _director_act(
     match = _match_or_404(request, pk)
     back = reverse("tournaments:match-detail", args=[pk])
     if not selectors.tournament_directed_by(match.stage.tournament, request.user):
-        return forbidden(
-            request,
-            _("Only this tournament's directors can do this."),
-            back,
-            _("Back to the match"),
-        )
+        return _refused_at_match(request, pk, _("Only this tournament's directors can do this."))
     version = request.POST.get("version", "")
     try:
         if not version.isdigit():
