@@ -83,17 +83,24 @@ def legal_plays(
     """
     if not trick:
         return tuple(hand)  # the lead: any card
-    # One look at each card, no bit-set: most plays are answered by the suit alone.
+    # One look at each card, no bit-set: most plays are answered by the suit alone. Plain
+    # loops rather than comprehensions: in a call this short, making a comprehension's
+    # function costs more than its loop.
     led = trick[0].suit
-    follow = [c for c in hand if c.suit is led]
-    if follow:
+    must: list[Card] = []
+    for c in hand:
+        if c.suit is led:
+            must.append(c)  # noqa: PERF401 - see above
+    if must:
         if led is not trump:
-            return tuple(follow)
-        must = follow  # trump led: beat the trumps on the trick if one can
+            return tuple(must)
+        # trump led: beat the trumps on the trick if one can
     elif trump is None:
         return tuple(hand)
     else:
-        must = [c for c in hand if c.suit is trump]
+        for c in hand:
+            if c.suit is trump:
+                must.append(c)  # noqa: PERF401
         if not must:
             return tuple(hand)  # neither the suit led nor a trump: any card
     # The best trump on the trick, by its strength (0..8), looked for here: no call per play.
@@ -104,7 +111,11 @@ def legal_plays(
             top = strength[c.index]
     if top < 0:
         return tuple(must)
-    return tuple([c for c in must if strength[c.index] > top] or must)
+    beat: list[Card] = []
+    for c in must:
+        if strength[c.index] > top:
+            beat.append(c)  # noqa: PERF401
+    return tuple(beat or must)
 
 
 def broken_rule(
