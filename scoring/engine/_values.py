@@ -12,12 +12,18 @@ for classes that have none.
 >>> make = maker(TrickRecord)
 >>> make(0, None, None, (), None, (), None, None, None) == TrickRecord(0, None, None, ())
 True
+>>> make(0, None)
+Traceback (most recent call last):
+...
+TypeError: TrickRecord has 9 fields, not 2
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import fields, is_dataclass
+from itertools import repeat
+from operator import call
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -39,12 +45,15 @@ def maker(cls: type[T]) -> Callable[..., T]:
             f"{cls.__name__} checks its fields in __post_init__: make it with {cls.__name__}(...)"
         )
     setters = tuple(getattr(cls, f.name).__set__ for f in fields(cls))
+    count = len(setters)
     new = object.__new__
 
     def make(*values: Any) -> T:
+        if len(values) != count:
+            raise TypeError(f"{cls.__name__} has {count} fields, not {len(values)}")
         value: T = new(cls)
-        for put, field_value in zip(setters, values, strict=True):
-            put(value, field_value)
+        # Every store made by C loops (each setter returns None, so any() runs them all).
+        any(map(call, setters, repeat(value), values))
         return value
 
     make.__name__ = f"make_{cls.__name__}"
