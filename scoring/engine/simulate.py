@@ -27,6 +27,7 @@ import random as _random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
+from operator import itemgetter
 from typing import Literal
 
 from scoring.engine import _bits
@@ -522,7 +523,11 @@ def _result(
     counted: tuple[Run, ...] = ()
     if run_seat >= 0:
         seats = (run_seat, run_seat ^ 2) if ruleset.runs_count_for_team else (run_seat,)
-        counted = tuple([r.run for r in shown if r.seat in seats])
+        runs: list[Run] = []
+        for r in shown:  # a loop: a comprehension's own function costs more than it
+            if r.seat in seats:
+                runs.append(r.run)  # noqa: PERF401
+        counted = tuple(runs)
     return _make_result(
         _OUTCOMES[test],
         dealer,
@@ -570,8 +575,10 @@ def simulate_hand(
         no_trump_allowed=ruleset.no_trump_allowed,
         greedy=player == "greedy",
     )
-    card = DECK.__getitem__
-    dealt = tuple([tuple(map(card, cards_of(order))) for cards_of in DEALT_AT[dealer]])
+    # The cards of a list of indices by one itemgetter: one C call, not one a card.
+    deck = itemgetter(*order)(DECK)
+    g0, g1, g2, g3 = DEALT_AT[dealer]  # each seat's nine cards, read by one itemgetter
+    dealt = (g0(deck), g1(deck), g2(deck), g3(deck))
     masks = tuple(hands)
     # ruleset, dealer, dealt, hands, caller, t, plays, scores
     log = partial(_hand_log, ruleset, dealer, dealt, masks, caller, t, plays, scores)
@@ -582,7 +589,7 @@ def simulate_hand(
         summary = HandSummary(dealer=dealer, caller=None, trump=None, card_points=None)
         return _make_hand(record, summary, result, log, [])
     shown = _shown(masks, t, plays, (dealer + 1) % 4)
-    played = iter(map(DECK.__getitem__, plays))
+    played = iter(itemgetter(*plays)(DECK))
     scored = _runs_and_bella(masks, t, runs_for_team=ruleset.runs_count_for_team)
     bella_seat = None if scored[3] < 0 else scored[3]
     # dealer, caller, trump, tricks, hands, runs, bella_seat, thrown_in_by, leaders
