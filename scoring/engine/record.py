@@ -197,7 +197,7 @@ def compile_record(rec: TrickRecord, *, judging: bool = False) -> Compiled:
         _check_leaders(rec.leaders, played.tricks)
     _check_each_card_once_and_held(rec.tricks, played, hand_masks)
     if rec.runs or rec.bella_seat is not None:
-        _check_runs_and_bella(rec, played.seen, played.plays, hand_masks)
+        _check_runs_and_bella(rec, played, hand_masks)
     _check_throw_in(rec.thrown_in_by, played.n_cards)
     return Compiled(t, tuple(played.tricks), played.winners, hand_masks, played.plays)
 
@@ -224,6 +224,8 @@ class _Played(NamedTuple):
     winners: list[int]
     #: ``plays[seat][n]``: the card index that seat played at trick ``n``.
     plays: list[list[int]]
+    #: ``masks[seat]``: the cards that seat played, as a mask.
+    masks: list[int]
     #: Every card played, as a mask, and how many cards were played.
     seen: int
     n_cards: int
@@ -235,7 +237,7 @@ class _Played(NamedTuple):
         bit = _bits.BIT
         keys_of = _bits.WIN_KEY[t * 4 : t * 4 + 4]
         count = 0
-        seen = 0
+        masks = [0, 0, 0, 0]
         out: list[tuple[int, tuple[int, ...]]] = []
         winners: list[int] = []
         plays: list[list[int]] = [[], [], [], []]
@@ -245,15 +247,18 @@ class _Played(NamedTuple):
             if len(trick) != 4:
                 idx = _partial_trick(trick, k, last)
                 for p, i in enumerate(idx):
-                    seen |= bit[i]
+                    masks[(leader + p) & 3] |= bit[i]
                     add[(leader + p) & 3](i)
                 out.append((leader, idx))
                 count += len(idx)
                 continue
             c0, c1, c2, c3 = trick
             a, b, c, d = c0.index, c1.index, c2.index, c3.index
-            seen |= bit[a] | bit[b] | bit[c] | bit[d]
             s1, s2, s3 = (leader + 1) & 3, (leader + 2) & 3, (leader + 3) & 3
+            masks[leader] |= bit[a]
+            masks[s1] |= bit[b]
+            masks[s2] |= bit[c]
+            masks[s3] |= bit[d]
             add[leader](a)
             add[s1](b)
             add[s2](c)
@@ -270,7 +275,9 @@ class _Played(NamedTuple):
             out.append((leader, (a, b, c, d)))
             leader = win
             count += 4
-        return cls(out, winners, plays, seen, count)
+        # A card played twice is in one mask twice, or in two: seen then counts fewer cards.
+        seen = masks[0] | masks[1] | masks[2] | masks[3]
+        return cls(out, winners, plays, masks, seen, count)
 
 
 def _partial_trick(trick: tuple[Card, ...], k: int, last: int) -> tuple[int, ...]:
@@ -313,11 +320,7 @@ def _check_each_card_once_and_held(
         _explain_cards(tricks, played.tricks, hand_masks)
     if hand_masks is None:
         return
-    bit = _bits.BIT
-    for seat, indices in enumerate(played.plays):
-        m = 0
-        for i in indices:
-            m |= bit[i]
+    for seat, m in enumerate(played.masks):
         if m & ~hand_masks[seat]:
             _explain_cards(tricks, played.tricks, hand_masks)
 
@@ -365,44 +368,34 @@ def _explain_cards(
                 )
 
 
-def _mask(indices: list[int]) -> int:
-    m = 0
-    for i in indices:
-        m |= 1 << i
-    return m
-
-
 def _check_runs_and_bella(
-    rec: TrickRecord, seen: int, plays: list[list[int]], hand_masks: tuple[int, ...] | None
+    rec: TrickRecord, played: _Played, hand_masks: tuple[int, ...] | None
 ) -> None:
     try:
         validate_runs_shown(rec.runs)
     except InvalidEntry as exc:
         raise _bad(str(exc), exc.field, exc.code) from None
-    _check_runs_not_played_by_others(rec.runs, seen, plays, hand_masks)
-    _check_runs_cut_from_the_top(rec, plays, hand_masks)
+    _check_runs_not_played_by_others(rec.runs, played.seen, played.masks, hand_masks)
+    _check_runs_cut_from_the_top(rec, played, hand_masks)
     if rec.bella_seat is not None:
-        _check_bella(rec, plays, hand_masks)
+        _check_bella(rec, played.masks, hand_masks)
 
 
 def _check_runs_not_played_by_others(
     runs: tuple[RunShown, ...],
     seen: int,
-    plays: list[list[int]],
+    played_by: list[int],
     hand_masks: tuple[int, ...] | None,
 ) -> None:
     """Every card of a shown run was dealt to its seat (when the deal is known) and played
-    by no other seat."""
-    played_by = [-1, -1, -1, -1]
+    by no other seat (``played_by[seat]``: the mask of the cards that seat played)."""
     for n, r in enumerate(runs):
         length = 4 if r.kind is RunKind.FIFTY else 3
         m = ((1 << length) - 1) << (r.suit.index * 9 + int(r.top) - 5 - length)
-        if played_by[r.seat] < 0:
-            played_by[r.seat] = _mask(plays[r.seat])
         others = seen & ~played_by[r.seat]
         bad_hand = hand_masks is not None and m & ~hand_masks[r.seat]
         if bad_hand or m & others:
-            _explain_run(n, r, [_mask(p) for p in plays], hand_masks)
+            _explain_run(n, r, played_by, hand_masks)
 
 
 def _explain_run(
@@ -428,7 +421,7 @@ def _explain_run(
 
 
 def _check_bella(
-    rec: TrickRecord, plays: list[list[int]], hand_masks: tuple[int, ...] | None
+    rec: TrickRecord, played_by: list[int], hand_masks: tuple[int, ...] | None
 ) -> None:
     """Bella in a hand with a trump, by the seat holding the king and queen of trump: dealt
     them (when the deal is known), and no other seat played or showed either."""
@@ -446,7 +439,7 @@ def _check_bella(
                 "bella_not_held",
             )
         for other in SEATS:
-            if other != seat and _mask(plays[other]) >> i & 1:
+            if other != seat and played_by[other] >> i & 1:
                 raise _bad(
                     f"seat {seat} calls bella but seat {other} played the {DECK[i].label}",
                     "bella_seat",
@@ -465,7 +458,7 @@ def _check_bella(
 
 
 def _check_runs_cut_from_the_top(
-    rec: TrickRecord, plays: list[list[int]], hand_masks: tuple[int, ...] | None
+    rec: TrickRecord, played: _Played, hand_masks: tuple[int, ...] | None
 ) -> None:
     """A shown run must be a block cut from the top of the player's nine cards, when those are
     known: dealt in the record, or all nine played. (Holding 6 to 10 of a suit, the fifty is
@@ -473,8 +466,8 @@ def _check_runs_cut_from_the_top(
     for n, r in enumerate(rec.runs):
         if hand_masks is not None:
             held = hand_masks[r.seat]
-        elif len(plays[r.seat]) == 9:
-            held = _mask(plays[r.seat])
+        elif len(played.plays[r.seat]) == 9:
+            held = played.masks[r.seat]
         else:
             continue
         s = r.suit.index

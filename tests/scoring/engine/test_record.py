@@ -282,3 +282,32 @@ def test_a_run_shown_is_checked_against_all_nine_cards_played():
     TrickRecord(
         3, 0, Suit.CLUBS, rec.tricks[:2], runs=(RunShown(0, RunKind.FIFTY, H, Rank.NINE),)
     ).check()
+
+
+def test_runs_and_bella_name_the_seat_that_played_or_was_dealt_the_card():
+    # FIVE_HEARTS dealt by seat 3, clubs trump: seat 0 leads, seat 1 trumps and leads on
+    first = (parse_cards("AS 6C 6D 6S"), parse_cards("7C 7D JH KS"), parse_cards("QC 8D QH 10H"))
+    to_queen = RunShown(0, RunKind.TWENTY, H, Rank.QUEEN)
+    cases = (
+        (
+            {"runs": (to_queen,)},
+            first[:2],
+            "seat 0 shows a twenty in hearts to the queen but seat 3 played the jack of hearts",
+        ),
+        (
+            {"runs": (to_queen,), "hands": FIVE_HEARTS},
+            first[:2],
+            "seat 0 shows a twenty in hearts to the queen but was not dealt the queen of hearts",
+        ),
+        ({"bella_seat": 2}, first, "seat 2 calls bella but seat 1 played the queen of clubs"),
+        (
+            {"bella_seat": 0, "hands": FIVE_HEARTS},
+            first,
+            "seat 0 calls bella but was not dealt the king of clubs",
+        ),
+    )
+    for kw, tricks, message in cases:
+        with pytest.raises(ImpossibleRecord) as info:
+            TrickRecord(3, 0, Suit.CLUBS, tricks, **kw).check()
+        assert str(info.value) == message
+    assert trick_leaders(TrickRecord(3, 0, Suit.CLUBS, first, hands=FIVE_HEARTS)) == (0, 1, 1)
