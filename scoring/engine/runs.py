@@ -263,12 +263,15 @@ _SUIT_RUNS: tuple[tuple[tuple[Run, ...], ...], ...] = tuple(
 
 def runs_of_mask(mask: int) -> tuple[Run, ...]:
     """:func:`find_runs` of the cards in a bit set (bit ``card.index`` for each card)."""
-    runs = [*_SUIT_RUNS[0][mask & 511], *_SUIT_RUNS[1][(mask >> 9) & 511]]
-    runs += _SUIT_RUNS[2][(mask >> 18) & 511]
-    runs += _SUIT_RUNS[3][(mask >> 27) & 511]
+    runs = (
+        _SUIT_RUNS[0][mask & 511]
+        + _SUIT_RUNS[1][(mask >> 9) & 511]
+        + _SUIT_RUNS[2][(mask >> 18) & 511]
+        + _SUIT_RUNS[3][(mask >> 27) & 511]
+    )
     if len(runs) > 1:
-        runs.sort(key=_ranking, reverse=True)
-    return tuple(runs)
+        return tuple(sorted(runs, key=_ranking, reverse=True))
+    return runs
 
 
 def run_from_cards(cards: Sequence[Card]) -> Run:

@@ -35,6 +35,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from scoring.engine import _parse
@@ -230,6 +231,8 @@ class HandResult:
 
 #: A :class:`HandResult` from every one of its fields (see :mod:`scoring.engine._values`).
 _make_result = maker(HandResult)
+#: The run of a run shown (a map of it makes no function of its own, as a comprehension does).
+_RUN_OF_SHOWN = attrgetter("run")
 
 
 @dataclass(frozen=True, slots=True)
@@ -626,7 +629,7 @@ def settle(
         bella[team_of(bella_seat)] = 20
     bella_pts = (bella[0], bella[1])
     hand_total = total_cards + sum(runs_pts) + sum(bella_pts)
-    counted_runs = tuple([r.run for r in counted])
+    counted_runs = tuple(map(_RUN_OF_SHOWN, counted))
     if misplay is not None:
         if misplay_accused is None:
             misplay_accused = misplay.accused
@@ -656,7 +659,7 @@ def settle(
     cp = list(card_points)
     if thrown_in_by is not None:
         cp[1 - team_of(thrown_in_by)] += total_cards - sum(card_points)
-    taken = [cp[t] + runs_pts[t] + bella_pts[t] for t in (0, 1)]
+    taken = [cp[0] + runs_pts[0] + bella_pts[0], cp[1] + runs_pts[1] + bella_pts[1]]
     other = 1 - calling_team
     points = list(taken)
     if 2 * taken[calling_team] > hand_total:
