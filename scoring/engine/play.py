@@ -94,28 +94,32 @@ def legal_plays(
     if must:
         if led is not trump:
             return tuple(must)
-        # trump led: beat the trumps on the trick if one can
-    elif trump is None:
+        return _beating(must, trick, trump)  # trump led: beat the trumps on the trick
+    if trump is None:
         return tuple(hand)
-    else:
-        for c in hand:
-            if c.suit is trump:
-                must.append(c)  # noqa: PERF401
-        if not must:
-            return tuple(hand)  # neither the suit led nor a trump: any card
-    # The best trump on the trick, by its strength (0..8), looked for here: no call per play.
+    for c in hand:
+        if c.suit is trump:
+            must.append(c)  # noqa: PERF401
+    if not must:
+        return tuple(hand)  # neither the suit led nor a trump: any card
+    return _beating(must, trick, trump)
+
+
+def _beating(trumps: list[Card], trick: Sequence[Card], trump: Suit | None) -> tuple[Card, ...]:
+    """The ``trumps`` that beat every trump on ``trick``, or all of them when none can."""
+    # The best trump on the trick, by its strength (0..8), looked for here: no call per card.
     strength = _bits.TRUMP_STRENGTH
     top = -1
     for c in trick:
         if c.suit is trump and strength[c.index] > top:
             top = strength[c.index]
     if top < 0:
-        return tuple(must)
+        return tuple(trumps)
     beat: list[Card] = []
-    for c in must:
+    for c in trumps:
         if strength[c.index] > top:
             beat.append(c)  # noqa: PERF401
-    return tuple(beat or must)
+    return tuple(beat or trumps)
 
 
 def broken_rule(
