@@ -5,9 +5,11 @@ when the person does not sit there). It sends moves as JSON, ``{"type": "play", 
 "JH"}`` and the like (see :func:`play.services.move`), always for its own seat: a move is
 refused, to this connection only, with ``{"event": "refused", "code", "reason"}`` (the
 engine's reason). An accepted move is stored and the table's group told of the new version;
-every connection then sends its own seat's view (``{"event": "state", ...}``), read from the
-database by the process holding the connection, so a table's four people may be connected to
-four processes and no card travels through the channel layer. A spectator's connection
+every connection then sends its own seat's view (``{"event": "state", ...}``) of the table
+as the process holding the connection has it: as the move left it when the move was made
+there, or else read from the database (once for all the table's connections there), so a
+table's four people may be connected to four processes and no card travels through the
+channel layer. A spectator's connection
 counts itself in the table's ``watching`` while it is open; each change of that count is sent
 as ``{"event": "watching", "watching": n}``.
 
@@ -29,26 +31,40 @@ from django.conf import settings
 
 from play import live, services
 from play.models import Table
-from play.selectors import TableRows, state_for, table_rows
+from play.selectors import TableRows, state_for, table_rows, table_rows_kept
 from scoring.engine import EngineError
 from tarabish_site.api.errors import ApplicationError
 
 NOT_FOUND = 4404
 
-#: The table as last read by this process, by (table, version): the four seats of a table
-#: held here are usually sent their views from one read (two threads may both read it first).
+#: The table as last read by this process, by (table, version), and the reads under way, by
+#: the version they were asked for: the connections of a table held here share one read of
+#: each version a move made elsewhere left (a move made here leaves its table kept, and its
+#: connections read nothing: ``table_rows_kept``).
 _read: dict[tuple[int, int], TableRows] = {}
+_reading: dict[tuple[int, int], asyncio.Future[TableRows]] = {}
 _READ_KEEP = 2000
 
 
-def _state(pk: int, version: int, seat: int | None) -> dict[str, Any]:
-    rows = _read.get((pk, version))
-    if rows is None:
-        rows = table_rows(pk)
-        if len(_read) >= _READ_KEEP:
-            _read.clear()
-        _read[(pk, rows.table.version)] = rows
-    return state_for(rows, seat)
+async def _rows(pk: int, version: int) -> TableRows:
+    """Table ``pk`` at ``version`` or later (0: as it is now, read afresh)."""
+    if version:
+        known = _read.get((pk, version)) or table_rows_kept(pk, version)
+        if known is not None:
+            return known
+    key = (pk, version)
+    reading = _reading.get(key) if version else None
+    if reading is None:
+        reading = asyncio.ensure_future(_db(table_rows)(pk))
+        if version:
+            _reading[key] = reading
+            reading.add_done_callback(lambda _: _reading.pop(key, None))
+    # shielded: the read goes on for the others waiting on it if this connection closes
+    rows: TableRows = await asyncio.shield(reading)
+    if len(_read) >= _READ_KEEP:
+        _read.clear()
+    _read[(pk, rows.table.version)] = rows
+    return rows
 
 
 def _db(func: Any) -> Any:
@@ -137,7 +153,7 @@ class TableConsumer(AsyncJsonWebsocketConsumer):
             await self._send_state(version)
 
     async def _send_state(self, version: int = 0) -> None:
-        state = await _db(_state)(self.table_id, version, self.seat)
+        state = state_for(await _rows(self.table_id, version), self.seat)
         if state["version"] <= self.sent_version:
             return
         self.sent_version = state["version"]

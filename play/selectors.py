@@ -4,11 +4,12 @@ the HTTP fallback send. Cards appear only in the seat's own hand (from the engin
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from play.models import OnlineHand, Seat, Table
-from play.services import _current_hand, _state_of, cutter_of, kept, seat_waiting
+from play.services import _current_hand, _state_of, cutter_of, kept, kept_position, seat_waiting
 from scoring import services as scoring
 from scoring.engine import HandState, Play, action_to_json
 from scoring.models import Game, Hand
@@ -17,8 +18,14 @@ from scoring.models import Game, Hand
 _PRIVATE = ("hand", "kitty", "legal_plays")
 
 
-def _seats(table: Table, seat: int | None) -> list[dict[str, Any]]:
-    seats = list(Seat.objects.filter(table=table).select_related("player").order_by("number"))
+def _seats(table: Table) -> list[dict[str, Any]]:
+    return _seats_shown(
+        Seat.objects.filter(table=table).select_related("player").order_by("number")
+    )
+
+
+def _seats_shown(seats: Iterable[Seat]) -> list[dict[str, Any]]:
+    """The seats as every connection sees them (with their players, read with them)."""
     return [
         {
             "number": s.number,
@@ -26,7 +33,7 @@ def _seats(table: Table, seat: int | None) -> list[dict[str, Any]]:
             "bot": s.bot,
             "away": s.away_since is not None,
             "waiting": seat_waiting(s),
-            "you": s.number == seat,
+            "you": False,
         }
         for s in seats
     ]
@@ -119,7 +126,7 @@ def table_rows(table: Table | int) -> TableRows:
         state = None if hand is None else _state_of(table, hand)
     return TableRows(
         table=table,
-        seats=_seats(table, None),
+        seats=_seats(table),
         game=None if table.game is None else _game_kept(table.game),
         hand=hand,
         state=state,
@@ -132,16 +139,43 @@ def table_rows(table: Table | int) -> TableRows:
 _games: dict[int, tuple[tuple[int, Any], dict[str, Any]]] = {}
 
 
-def _game_kept(game: Game) -> dict[str, Any]:
-    key = (game.version, game.updated_at)
+def _game_known(game: Game) -> dict[str, Any] | None:
+    """The game's part as last read here, if the game is still at that version."""
     found = _games.get(game.pk)
-    if found is not None and found[0] == key:
+    if found is not None and found[0] == (game.version, game.updated_at):
         return found[1]
+    return None
+
+
+def _game_kept(game: Game) -> dict[str, Any]:
+    known = _game_known(game)
+    if known is not None:
+        return known
+    key = (game.version, game.updated_at)
     shown = _game(game)
     if len(_games) >= 5000:
         _games.clear()
     _games[game.pk] = (key, shown)
     return shown
+
+
+def table_rows_kept(pk: int, version: int) -> TableRows | None:
+    """The table at ``version`` as a move made in this process left it, without a query (so
+    from the event loop too): None when no move here left it at that version, or the game's
+    part was not read here at its version yet."""
+    pos = kept_position(pk, version)
+    if pos is None:
+        return None
+    table = pos.table
+    game = None
+    if table.game_id is not None:
+        assert table.game is not None  # noqa: S101 - read with the table, under its lock
+        game = _game_known(table.game)
+        if game is None:
+            return None
+    return TableRows(
+        table=table, seats=_seats_shown(pos.seats), game=game, hand=pos.hand, state=pos.state
+    )
 
 
 def state_for(rows: TableRows, seat: int | None) -> dict[str, Any]:

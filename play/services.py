@@ -134,37 +134,50 @@ def table_create(
     return table
 
 
-#: The hand and the engine's position each table was left in by a move made in this process,
-#: with the table's version after it. Every change to a table's hand is a move, and every move
-#: bumps the version, so while the version read (under the table's lock) is the one kept, the
-#: hand row and its snapshot are as kept: the next move or read of the table here takes them
-#: instead of reading the hand and loading its snapshot again. A move made by another process
-#: moves the version on, and this process reads the table afresh. Kept objects are never
-#: changed: a move works on a copy of the hand.
-_kept: dict[int, tuple[int, OnlineHand, HandState]] = {}
+#: The position each table was left in by a move made in this process (the table, its seats
+#: with their players, the hand and the engine's state), with the table's version after it.
+#: Every change to a table's hand is a move, and every move bumps the version, so while the
+#: version read (under the table's lock) is the one kept, the hand row and its snapshot are as
+#: kept: the next move of the table here takes them instead of reading the hand and loading
+#: its snapshot again, and the connections held here show that version without a query
+#: (``play.selectors.table_rows_kept``). A move made by another process moves the version on,
+#: and this process reads the table afresh. Kept objects are never changed: a move works on a
+#: copy of the hand, and the table kept is a copy of the one the move returns.
+_kept: dict[int, tuple[int, Position]] = {}
 _KEEP = 5000
+
+
+def kept_position(pk: int, version: int) -> Position | None:
+    """The position kept for table ``pk`` at ``version`` (see ``_kept``), if any."""
+    found = _kept.get(pk)
+    if found is None or found[0] != version:
+        return None
+    return found[1]
 
 
 def kept(pk: int, version: int) -> tuple[OnlineHand, HandState] | None:
     """The hand and position kept for table ``pk`` at ``version`` (see ``_kept``), if any."""
-    found = _kept.get(pk)
-    if found is None or found[0] != version:
+    found = kept_position(pk, version)
+    if found is None or found.hand is None or found.state is None:
         return None
-    return found[1], found[2]
+    return found.hand, found.state
 
 
-def _keep(pk: int, version: int, hand: OnlineHand, state: HandState) -> None:
-    if len(_kept) >= _KEEP and pk not in _kept:
+def _keep(pos: Position, state: HandState) -> None:
+    table = copy.copy(pos.table)
+    if len(_kept) >= _KEEP and table.pk not in _kept:
         _kept.clear()
-    _kept[pk] = (version, hand, state)
+    _kept[table.pk] = (table.version, Position(table, pos.seats, pos.hand, state))
 
 
 def _locked(table: Table | int) -> Position:
     pk = table.pk if isinstance(table, Table) else table
-    found = Table.objects.select_for_update().filter(pk=pk).first()
+    found = (
+        Table.objects.select_for_update(of=("self",)).select_related("game").filter(pk=pk).first()
+    )
     if found is None:
         raise NotFound(f"table {pk} does not exist")
-    seats = list(found.seats.order_by("number"))
+    seats = list(found.seats.select_related("player").order_by("number"))
     known = kept(pk, found.version)
     if known is not None:
         return Position(found, seats, copy.copy(known[0]), known[1])
@@ -590,11 +603,11 @@ def _move(
     if not by_computer and seated.away_since is not None:
         seated.away_since = None
         seated.save(update_fields=["away_since"])
+    if after is not None and pos.hand is not None and pos.table.phase == Table.Phase.PLAYING:
+        # kept before the table's connections hear of the new version (the callbacks run in
+        # order, and _changed's is next): those held here find it kept
+        transaction.on_commit(lambda: _keep(pos, after))
     _changed(pos.table)
-    hand = pos.hand
-    if after is not None and hand is not None and pos.table.phase == Table.Phase.PLAYING:
-        version = pos.table.version
-        transaction.on_commit(lambda: _keep(pos.table.pk, version, hand, after))
     return pos.table
 
 
@@ -728,6 +741,7 @@ __all__ = [
     "cutter_of",
     "hand_replayed",
     "hand_stored_state",
+    "kept_position",
     "move",
     "player_of",
     "seat_away",

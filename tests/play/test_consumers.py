@@ -3,6 +3,7 @@ told the engine's reason for every refusal; a whole game through the sockets lea
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from typing import Any
@@ -14,8 +15,9 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from play import services
+from play import consumers, services
 from play.models import HandAction, OnlineHand, Table
+from play.selectors import table_rows
 from scoring.engine import game_progress, parse_cards
 from scoring.models import Game, Hand
 from tests.play.sockets import Conn, open_conn, play_through
@@ -327,3 +329,25 @@ async def test_spectators_are_counted_while_they_watch() -> None:
     assert await player.receive() == {"event": "watching", "watching": 0}
     assert player.state["version"] == spectator.state["version"]  # no view changed
     await player.socket.disconnect()
+
+
+async def test_the_connections_here_share_one_read_of_a_version_made_elsewhere(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table, _, _ = await database_sync_to_async(_four_people)()
+    reads: list[int] = []
+
+    def counted(pk: int) -> Any:
+        reads.append(pk)
+        return table_rows(pk)
+
+    await database_sync_to_async(table.refresh_from_db)()
+    monkeypatch.setattr(consumers, "table_rows", counted)
+    # the seats were taken by table_sit, not a move made here: nothing of the table is kept
+    found = await asyncio.gather(*(consumers._rows(table.pk, table.version) for _ in range(4)))
+    assert reads == [table.pk]
+    assert all(rows is found[0] for rows in found)
+    assert found[0].table.version == table.version
+    assert await consumers._rows(table.pk, table.version) is found[0]  # read already
+    await consumers._rows(table.pk, 0)  # a connection opening reads the table afresh
+    assert reads == [table.pk, table.pk]
