@@ -170,14 +170,18 @@ def _keep(pos: Position, state: HandState) -> None:
     _kept[table.pk] = (table.version, Position(table, pos.seats, pos.hand, state))
 
 
+def _number(seat: Seat) -> int:
+    return seat.number
+
+
 def _locked(table: Table | int) -> Position:
     pk = table.pk if isinstance(table, Table) else table
-    found = (
-        Table.objects.select_for_update(of=("self",)).select_related("game").filter(pk=pk).first()
-    )
-    if found is None:
-        raise NotFound(f"table {pk} does not exist")
-    seats = list(found.seats.select_related("player").order_by("number"))
+    # no ORDER BY in either query (sorted here): compiling one costs more than the query
+    try:
+        found = Table.objects.select_for_update(of=("self",)).select_related("game").get(pk=pk)
+    except Table.DoesNotExist:
+        raise NotFound(f"table {pk} does not exist") from None
+    seats = sorted(found.seats.select_related("player").order_by(), key=_number)
     known = kept(pk, found.version)
     if known is not None:
         return Position(found, seats, copy.copy(known[0]), known[1])
