@@ -8,7 +8,9 @@ Run from the project root (PostgreSQL and Redis on loopback)::
 Each table has four players, each a WebSocket client of its own seat (cookies of a signed-in
 session, as a browser's); every client answers the state it is sent with a random legal move
 when its seat owes one (the one who cuts cuts, seat 0 starts the next game), after ``--pace``
-seconds (0: at once, the server's capacity in a closed loop). Printed:
+seconds (0: at once, the server's capacity in a closed loop); a state that comes while it
+waits replaces the one it was answering, as a person answers what the table shows now.
+Printed:
 
 * tables held (every table still playing at the end, no socket closed, no move refused);
 * accepted actions per second;
@@ -144,6 +146,7 @@ class Bench:
             open_timeout=120,
         ) as socket:
             self.connected[table] = self.connected.get(table, 0) + 1
+            pending: asyncio.Task[None] | None = None
             try:
                 async for raw in socket:
                     now = time.perf_counter()
@@ -161,13 +164,25 @@ class Bench:
                     if not self.running:
                         break
                     move = _move(data, rng)
+                    if pending is not None:  # a person answers what the table shows now
+                        pending.cancel()
                     if move is not None:
-                        if self.pace:
-                            await asyncio.sleep(self.pace * rng.uniform(0.5, 1.5))
-                        self.sent[(table, data["version"] + 1)] = time.perf_counter()
-                        await socket.send(json.dumps(move))
+                        pending = asyncio.create_task(
+                            self._answer(socket, table, data["version"], move, rng)
+                        )
             except websockets.ConnectionClosed:
                 self.closed += 1
+            finally:
+                if pending is not None:
+                    pending.cancel()
+
+    async def _answer(
+        self, socket: Any, table: int, version: int, move: dict[str, Any], rng: random.Random
+    ) -> None:
+        if self.pace:
+            await asyncio.sleep(self.pace * rng.uniform(0.5, 1.5))
+        self.sent[(table, version + 1)] = time.perf_counter()
+        await socket.send(json.dumps(move))
 
 
 async def _run(args: argparse.Namespace, tables: list[tuple[int, list[str]]], pid: int) -> None:
