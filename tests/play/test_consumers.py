@@ -8,6 +8,7 @@ import random
 import re
 from typing import Any
 
+import channels.consumer
 import pytest
 from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
@@ -351,3 +352,19 @@ async def test_the_connections_here_share_one_read_of_a_version_made_elsewhere(
     assert await consumers._rows(table.pk, table.version) is found[0]  # read already
     await consumers._rows(table.pk, 0)  # a connection opening reads the table afresh
     assert reads == [table.pk, table.pk]
+
+
+async def test_moves_and_views_wait_for_no_thread_but_their_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table, users, watcher = await database_sync_to_async(_four_people)()
+    conns = await _everyone(table, users, watcher)
+    shared: list[str] = []
+
+    async def closing_in_the_shared_thread() -> None:
+        shared.append("closed")
+
+    monkeypatch.setattr(channels.consumer, "aclose_old_connections", closing_in_the_shared_thread)
+    await _to_the_cut(table, conns)  # three moves, each sent to five connections
+    assert shared == []
+    await _close(conns)
