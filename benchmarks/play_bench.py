@@ -23,7 +23,11 @@ Printed:
   cores and the latencies say more about the others than about it.
 
 The server is one daphne process: it holds every socket and does every move's database work
-in its thread pool. The client runs on the same two cores.
+in its thread pool. With ``--processes 2`` it is two (on ``--port`` and the next port), one
+for each core, and each table's seats are spread over them (seats 0 and 2 on the first, 1
+and 3 on the second), as people behind a load balancer would be: a move is then shown at
+once to the seats held by its own process and read once by the other (the CPU and memory
+printed are both processes' together). The client runs on the same two cores.
 """
 
 from __future__ import annotations
@@ -57,16 +61,21 @@ def _env(args: argparse.Namespace) -> dict[str, str]:
     }
 
 
-def _rss_kb(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
+def _rss_kb(pids: list[int]) -> int:
+    total = 0
+    for pid in pids:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total
 
 
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+def _cpu_seconds(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
 
 
 def _setup(tables: int) -> list[tuple[int, list[str]]]:
@@ -185,23 +194,25 @@ class Bench:
         await socket.send(json.dumps(move))
 
 
-async def _run(args: argparse.Namespace, tables: list[tuple[int, list[str]]], pid: int) -> None:
-    origin = f"http://127.0.0.1:{args.port}"
+async def _run(
+    args: argparse.Namespace, tables: list[tuple[int, list[str]]], pids: list[int]
+) -> None:
     bench = Bench(args.pace)
-    rss_before = _rss_kb(pid)
+    rss_before = _rss_kb(pids)
     tasks = []
     for pk, cookies in tables:  # a table at a time, as people arrive
-        url = f"ws://127.0.0.1:{args.port}/ws/play/{pk}/"
         for s, cookie in enumerate(cookies):
+            port = args.port + s % len(pids)  # a table's seats spread over the processes
+            url, origin = f"ws://127.0.0.1:{port}/ws/play/{pk}/", f"http://127.0.0.1:{port}"
             tasks.append(asyncio.create_task(bench.seat(url, origin, cookie, pk, pk * 4 + s)))
         await asyncio.sleep(args.arrive)
     await asyncio.sleep(args.warm_up)
     bench.latencies.clear()
     bench.actions = 0
-    cpu0, wall0, client0 = _cpu_seconds(pid), time.perf_counter(), time.process_time()
+    cpu0, wall0, client0 = _cpu_seconds(pids), time.perf_counter(), time.process_time()
     await asyncio.sleep(args.seconds)
-    cpu1, wall1, client1 = _cpu_seconds(pid), time.perf_counter(), time.process_time()
-    rss_during = _rss_kb(pid)
+    cpu1, wall1, client1 = _cpu_seconds(pids), time.perf_counter(), time.process_time()
+    rss_during = _rss_kb(pids)
     actions, lat = bench.actions, sorted(bench.latencies)
     bench.running = False
     for task in tasks:
@@ -223,8 +234,9 @@ async def _run(args: argparse.Namespace, tables: list[tuple[int, list[str]]], pi
     )
     print(f"actions: {actions} ({actions / wall:.0f}/s), refused {bench.refused}")
     print(f"sent -> all four seats: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
+    servers = "one process" if len(pids) == 1 else f"{len(pids)} processes (seats spread)"
     print(
-        f"daphne: {(cpu1 - cpu0) / max(actions, 1) * 1000:.2f} ms CPU per action, "
+        f"daphne, {servers}: {(cpu1 - cpu0) / max(actions, 1) * 1000:.2f} ms CPU per action, "
         f"{(cpu1 - cpu0) / wall * 100:.0f}% of one core; memory {rss_before / 1024:.0f} MB before, "
         f"{rss_during / 1024:.0f} MB with the tables: "
         f"{(rss_during - rss_before) / len(tables):.0f} kB per table"
@@ -255,6 +267,13 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=1.0)
     parser.add_argument("--arrive", type=float, default=0.1, help="seconds between tables")
     parser.add_argument("--port", type=int, default=8104)
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="daphne processes, on --port and the ports after it; each table's seats are "
+        "spread over them (seat n to process n modulo their number)",
+    )
     parser.add_argument("--db", default="postgres://postgres@127.0.0.1:5432/tarabish_play")
     parser.add_argument("--redis", default="redis://127.0.0.1:6379/12")
     parser.add_argument("--server-log", default="", help="a file for daphne's own log")
@@ -267,32 +286,38 @@ def main() -> None:
     )
     tables = _setup(args.tables)
     log = open(args.server_log, "ab") if args.server_log else subprocess.DEVNULL  # noqa: SIM115
-    server = subprocess.Popen(  # noqa: S603 - fixed command
-        [
-            str(ROOT / ".venv" / "bin" / "daphne"),
-            "-b",
-            "127.0.0.1",
-            "-p",
-            str(args.port),
-            "--websocket_connect_timeout",
-            "60",
-            "tarabish_site.asgi:application",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=log,
-    )
+    servers = [
+        subprocess.Popen(  # noqa: S603 - fixed command
+            [
+                str(ROOT / ".venv" / "bin" / "daphne"),
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(args.port + n),
+                "--websocket_connect_timeout",
+                "60",
+                "tarabish_site.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+        )
+        for n in range(args.processes)
+    ]
     try:
-        _wait_for_port(args.port)
-        asyncio.run(_run(args, tables, server.pid))
+        for n in range(args.processes):
+            _wait_for_port(args.port + n)
+        asyncio.run(_run(args, tables, [server.pid for server in servers]))
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
+        for server in servers:
+            server.terminate()
+        for server in servers:
+            try:
+                server.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
 
 
 if __name__ == "__main__":
