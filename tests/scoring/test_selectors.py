@@ -61,6 +61,31 @@ def test_a_hand_is_entered_in_constant_queries(django_assert_max_num_queries: An
     assert _queries(lambda: record_hand(few)) == _queries(lambda: record_hand(many))
 
 
+def test_game_row_is_the_game_as_a_query_reads_it(django_assert_num_queries: Any) -> None:
+    game = GameFactory.create(
+        ruleset=LONG, first_dealer=2, first_dealer_flips=[[0, "9S"], [1, "JD"]]
+    )
+    record_hands(game, 3)
+    expected = Game.objects.get(pk=game.pk)
+    with django_assert_num_queries(1):
+        row = selectors.game_row(game.pk)
+    assert row is not None
+    assert type(row) is Game
+    assert not row.get_deferred_fields()
+    for field in Game._meta.concrete_fields:
+        assert getattr(row, field.attname) == getattr(expected, field.attname), field.name
+        assert type(getattr(row, field.attname)) is type(getattr(expected, field.attname))
+    assert row.ruleset == expected.ruleset
+    assert isinstance(row.ruleset, dict)
+    assert timezone.is_aware(row.updated_at)
+    assert timezone.is_aware(row.created_at)
+    # a row as loaded: saving it updates it, and it reads its relations as any other does
+    assert row.team_a == expected.team_a
+    with django_assert_num_queries(1):
+        row.save(update_fields=["table"])
+    assert selectors.game_row(game.pk + 1000) is None
+
+
 def test_a_correction_is_constant_in_queries_too() -> None:
     game = GameFactory.create(ruleset=LONG)
     hands = record_hands(game, 30)
