@@ -12,10 +12,13 @@
 from __future__ import annotations
 
 import datetime
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from django.db import connections, router
+from django.db.backends.base.base import BaseDatabaseWrapper
 from django.db.models import Count, Field, Prefetch, Q, QuerySet
+from django.db.models.expressions import Col
 
 from scoring import signals
 from scoring.engine import Outcome, forced_call
@@ -158,11 +161,31 @@ def game_row(game_id: int) -> Game | None:
     if row is None:
         return None
     values = list(row)
-    for index, column in enumerate(_GAME_COLUMNS):
-        converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+    for index, column, converters in _game_converters(connection):
         for convert in converters:
             values[index] = convert(values[index], column, connection)
     return Game.from_db(alias, _GAME_NAMES, values)
+
+
+#: For each kind of database, the columns of a game whose values a query converts.
+_CONVERTED: dict[str, list[int]] = {}
+
+
+def _game_converters(connection: BaseDatabaseWrapper) -> Iterator[tuple[int, Col, list[Any]]]:
+    """The game's columns whose values are converted when read from ``connection``, each with
+    its converters (as a query finds them: the backend's, then the field's)."""
+    indices = _CONVERTED.get(connection.vendor)
+    if indices is None:
+        indices = _CONVERTED[connection.vendor] = [
+            index for index, column in enumerate(_GAME_COLUMNS) if _converters(column, connection)
+        ]
+    for index in indices:
+        column = _GAME_COLUMNS[index]
+        yield index, column, _converters(column, connection)
+
+
+def _converters(column: Col, connection: BaseDatabaseWrapper) -> list[Any]:
+    return connection.ops.get_db_converters(column) + column.get_db_converters(connection)
 
 
 def game_detail(game_id: int) -> Game:
