@@ -25,6 +25,7 @@ models' saves.
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -190,9 +191,11 @@ def _inserts(source: str) -> tuple[str, str, str]:
     return hand, record, result_change
 
 
+@functools.lru_cache(maxsize=64)
 def _one_statement(*, record: bool, ends: bool, announced: tuple[str, ...] = ()) -> str:
     """PostgreSQL's statement, with the stored response or not, ending the game or not, and
-    the ``announced`` event inserts (each selecting from ``g``, returning its keys)."""
+    the ``announced`` event inserts (each selecting from ``g``, returning its keys). Made
+    once for each: the recorders give the same inserts for every hand of a kind."""
     hand, stored, result_change = _inserts("g")
     return (
         f'WITH g AS ({_game_update()} RETURNING "id", "updated_at"), '  # noqa: S608
@@ -206,12 +209,6 @@ def _one_statement(*, record: bool, ends: bool, announced: tuple[str, ...] = ())
     )
 
 
-#: Made once: a connection prepares the statements it runs often, keyed by their text.
-_POSTGRESQL = {
-    (record, ends): _one_statement(record=record, ends=ends)
-    for record in (False, True)
-    for ends in (False, True)
-}
 _GAME_UPDATE = _game_update()
 _HAND_INSERT, _RECORD_INSERT, _RESULT_CHANGE_INSERT = _inserts(
     f'"{GAME.table}" AS g WHERE g."id" = %s'
@@ -243,14 +240,10 @@ def hand_insert(
     record_values = [] if record is None else RECORD.values(record, connection)
     if connection.vendor == "postgresql":
         announced = events.statements(event, connection, "g") if event is not None else []
-        sql = (
-            _one_statement(
-                record=record is not None,
-                ends=ends,
-                announced=tuple(insert.sql for insert in announced),
-            )
-            if announced
-            else _POSTGRESQL[record is not None, ends]
+        sql = _one_statement(
+            record=record is not None,
+            ends=ends,
+            announced=tuple(insert.sql for insert in announced),
         )
         event_values = [param for insert in announced for param in insert.params]
         with connection.cursor() as cursor:
