@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 from typing import Any
 
 import pytest
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from scoring import services
 from scoring.engine import EngineError, Ruleset, RulesetError, simulate_hand
-from scoring.models import Game, Hand, HandRevision, Player
+from scoring.models import Game, Hand, HandRevision, Player, ResultChange
 from tarabish_site.api.errors import Conflict, NotAllowed, PreconditionFailed, ValidationFailed
 from tests.scoring.factories import (
     GameFactory,
@@ -723,6 +725,24 @@ def test_the_hand_that_ends_the_game_is_announced(
     with django_capture_on_commit_callbacks(execute=True):
         record_hand(game)
     assert (game.status, only_this_receiver) == ("finished", [game.pk])
+
+
+def test_a_delivered_change_is_deleted_and_one_recorded_since_kept(
+    django_capture_on_commit_callbacks: Any, only_this_receiver: list[int]
+) -> None:
+    game, other = _game(), _game()
+    record_hands(game, 5)
+    ResultChange.objects.create(game=other)
+    later = ResultChange.objects.create(game=game, created_at=timezone.now() + timedelta(hours=1))
+    with django_capture_on_commit_callbacks(execute=True):
+        record_hand(game)  # ends it: its change is recorded, delivered, then deleted
+    assert only_this_receiver == [game.pk]
+    # what was recorded before the delivery began is gone; a later change, another game's, stay
+    assert set(ResultChange.objects.values_list("pk", flat=True)) == {
+        later.pk,
+        *ResultChange.objects.filter(game=other).values_list("pk", flat=True),
+    }
+    assert ResultChange.objects.count() == 2
 
 
 def test_player_factory_names_are_distinct() -> None:
