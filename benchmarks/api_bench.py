@@ -10,9 +10,9 @@ What is compared, and why:
   stack, as the hand endpoint is (gunicorn, Django middleware, DRF, token authentication, JSON
   in and out, and the write rate limit that DRF gives every API view: one Redis command) that
   only inserts one row. Hand entry / bare endpoint is what our own logic costs: reading the
-  game (unless this process entered the game's last hand), the engine, and one statement
-  writing the game's new score, the hand and the idempotency record; at the
-  end of a game, the look-up of its match.
+  game, the engine, one statement writing the game's new score, the hand and the idempotency
+  record, and the live update to the game's watchers; at the end of a game, the look-up of its
+  match and the deletion of its delivered result change.
 * **bare endpoint without the write limit** (reference only):
   ``POST /bench/token-insert-unlimited/``, what the bare endpoint was before the write limit
   became every API view's default; the ratio against it is printed too.
