@@ -415,7 +415,7 @@ def test_the_hand_statement_is_prepared_once_a_connection_has_run_it_often(
         cursor.execute("SELECT statement FROM pg_prepared_statements")
         prepared = [statement for (statement,) in cursor.fetchall()]
     assert any(statement.startswith("WITH g AS (UPDATE") for statement in prepared)
-    assert any('FROM "scoring_game" WHERE "scoring_game"."id" = $1' in s for s in prepared)
+    assert any('FROM "scoring_game" WHERE "id" = $1' in s for s in prepared)
 
 
 def test_entering_a_hand_takes_as_many_queries_as_the_first(
