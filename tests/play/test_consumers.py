@@ -368,3 +368,21 @@ async def test_moves_and_views_wait_for_no_thread_but_their_own(
     await _to_the_cut(table, conns)  # three moves, each sent to five connections
     assert shared == []
     await _close(conns)
+
+
+def test_on_postgresql_the_tables_database_work_has_threads_of_its_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import threading
+
+    from django.conf import settings as django_settings
+
+    def name() -> str:
+        return threading.current_thread().name
+
+    found = {}
+    for engine in ("sqlite3", "postgresql"):
+        default = {**django_settings.DATABASES["default"], "ENGINE": f"django.db.backends.{engine}"}
+        monkeypatch.setitem(django_settings.DATABASES, "default", default)
+        found[engine] = async_to_sync(consumers._db(name))().startswith("play-db")
+    assert found == {"sqlite3": False, "postgresql": True}
