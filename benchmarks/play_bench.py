@@ -18,7 +18,9 @@ Printed:
   includes the move's own round trip, the lock, the engine, the write, the channel layer and
   each connection reading its own seat's view);
 * the server's memory per table (daphne's resident size with the tables connected, less
-  before any, over the tables) and its CPU per action; the client's CPU beside the wall time;
+  before any, over the tables) and its CPU per action; the client's CPU beside the wall time,
+  and how late its own event loop ran (p99 and most, of a 10 ms tick): a client that runs
+  late reads states and sends moves late, and the latencies include that;
   the machine's load average, since on a shared machine daphne gets only its share of the
   cores and the latencies say more about the others than about it.
 
@@ -141,6 +143,16 @@ class Bench:
         self.closed = 0
         self.connected: dict[int, int] = {}
         self.running = True
+        self.lags: list[float] = []
+
+    async def watch_loop(self) -> None:
+        """The client's own event loop lag: how late a 10 ms tick wakes. A late client reads
+        the states late and sends the moves late, and that counts in the latencies too."""
+        tick = 0.01
+        while self.running:
+            due = time.perf_counter() + tick
+            await asyncio.sleep(tick)
+            self.lags.append(max(0.0, time.perf_counter() - due))
 
     async def seat(self, url: str, origin: str, cookie: str, table: int, seed: int) -> None:
         import websockets
@@ -207,6 +219,7 @@ async def _run(
             tasks.append(asyncio.create_task(bench.seat(url, origin, cookie, pk, pk * 4 + s)))
         await asyncio.sleep(args.arrive)
     await asyncio.sleep(args.warm_up)
+    watcher = asyncio.create_task(bench.watch_loop())
     bench.latencies.clear()
     bench.actions = 0
     cpu0, wall0, client0 = _cpu_seconds(pids), time.perf_counter(), time.process_time()
@@ -215,6 +228,8 @@ async def _run(
     rss_during = _rss_kb(pids)
     actions, lat = bench.actions, sorted(bench.latencies)
     bench.running = False
+    lags = sorted(bench.lags)
+    watcher.cancel()
     for task in tasks:
         task.cancel()
     failures = [
@@ -241,7 +256,12 @@ async def _run(
         f"{rss_during / 1024:.0f} MB with the tables: "
         f"{(rss_during - rss_before) / len(tables):.0f} kB per table"
     )
-    print(f"client: {client1 - client0:.1f} s CPU in {wall:.1f} s wall")
+    lag99 = lags[int(len(lags) * 0.99)] * 1000 if lags else float("nan")
+    lag_max = lags[-1] * 1000 if lags else float("nan")
+    print(
+        f"client: {client1 - client0:.1f} s CPU in {wall:.1f} s wall; its event loop late "
+        f"by {lag99:.1f} ms at p99, {lag_max:.1f} ms at most"
+    )
     load = os.getloadavg()[0]
     print(f"machine: load average {load:.1f} on {os.cpu_count()} cores at the end of the run")
 
