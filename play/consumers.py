@@ -78,6 +78,15 @@ DB_THREADS = 16
 _executor: ThreadPoolExecutor | None = None
 
 
+def db_threads_stop() -> None:
+    """Stop the tables' database threads, their connections closing with them (the next call
+    starts them again): for tests, whose database is dropped at the end."""
+    global _executor
+    executor, _executor = _executor, None
+    if executor is not None:
+        executor.shutdown(wait=True)
+
+
 def _db(func: Any) -> Any:
     """``func`` run in a worker thread with its own connection on PostgreSQL: moves and reads
     of different tables wait on the database side by side, not one after another in one

@@ -12,6 +12,7 @@ Ordinary tests run Celery tasks in-process in both modes (they test logic, not t
 only tests that ask for the ``celery_worker`` fixture send tasks through the broker.
 """
 
+import asyncio
 import inspect
 import os
 import shutil
@@ -114,8 +115,8 @@ def _add_socket_cleanup(items: list[pytest.Item]) -> None:
 
 @pytest.fixture
 async def _sockets_leave_nothing() -> AsyncIterator[None]:
-    """After a consumer test: the channel layer emptied, and the database connection of the
-    thread where consumers ran their queries closed, so the next test starts clean and the test
+    """After a consumer test: the channel layer emptied, and the database connections of the
+    threads where consumers ran their queries closed, so the next test starts clean and the test
     database can be dropped at the end."""
     yield
     from channels import DEFAULT_CHANNEL_LAYER
@@ -132,6 +133,9 @@ async def _sockets_leave_nothing() -> AsyncIterator[None]:
         # deletes the same keys and closes only what it opened.
         await channel_layers.make_backend(DEFAULT_CHANNEL_LAYER).flush()
     await database_sync_to_async(connections.close_all)()
+    from play.consumers import db_threads_stop
+
+    await asyncio.to_thread(db_threads_stop)
 
 
 @pytest.fixture(scope="session")
