@@ -78,18 +78,8 @@ def child_exit(server: object, worker: Any) -> None:
 
 
 def post_worker_init(worker: object) -> None:
-    """Load every view now, then take what is loaded out of the garbage collector's sight.
+    """Load every view, then freeze what is loaded (``tarabish_site.process.freeze_loaded``):
+    a score-pad whose request lands during a full collection no longer waits for it."""
+    from tarabish_site.process import freeze_loaded
 
-    A worker holds a few hundred thousand objects that live as long as it does (modules,
-    classes, the URL tree). Python's full collection walks all of them, for tens of
-    milliseconds in which the worker serves no request: a score-pad whose request lands
-    then waits that long. Frozen, they are never walked again; what requests create
-    is collected as before.
-    """
-    import gc
-
-    from django.urls import get_resolver
-
-    get_resolver().url_patterns  # noqa: B018 - imports every view, serializer and the engine
-    gc.collect()
-    gc.freeze()
+    freeze_loaded()

@@ -21,6 +21,7 @@ from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 
+from tarabish_site.process import freeze_loaded  # noqa: E402
 from tarabish_site.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -34,24 +35,18 @@ application = ProtocolTypeRouter(
 
 
 def _freeze() -> None:
-    """Take what start-up loaded out of the garbage collector's sight, as gunicorn's workers
-    do (``deploy/gunicorn.conf.py``), and let the collector run less often.
+    """Freeze what start-up loaded, as gunicorn's workers do
+    (:func:`tarabish_site.process.freeze_loaded`), and let the collector run less often.
 
-    The server holds a few hundred thousand objects that live as long as it does (modules,
-    classes, the URL tree, the engine). A full collection walked all of them: with a hundred
-    tables playing, one came every ten seconds or so and stopped the event loop and every
-    database thread for 150 to 270 ms, and each such stop was the slowest moment of the
-    moves under way at every table. Frozen, they are never walked again. The youngest
-    generation is collected after 10 000 new objects instead of 700: what a move makes is
-    almost all freed by reference counting once it is sent, so far fewer collections run and
-    fewer short-lived objects are promoted and walked again in the older generations (the
-    event loop's slowest tick in ten seconds went from 120-300 ms to 20-40 ms).
+    With a hundred tables playing, a full collection came every ten seconds or so and stopped
+    the event loop and every database thread for 150 to 270 ms, the slowest moment of the
+    moves under way at every table. The youngest generation is collected after 10 000 new
+    objects instead of 700: what a move makes is almost all freed by reference counting once
+    it is sent, so far fewer collections run and fewer short-lived objects are promoted and
+    walked again in the older generations (the event loop's slowest tick in ten seconds went
+    from 120-300 ms to 20-40 ms).
     """
-    from django.urls import get_resolver
-
-    get_resolver().url_patterns  # noqa: B018 - imports every view, serializer and the engine
-    gc.collect()
-    gc.freeze()
+    freeze_loaded()
     gc.set_threshold(10_000, 10, 10)
 
 
