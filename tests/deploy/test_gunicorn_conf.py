@@ -1,16 +1,14 @@
 """deploy/gunicorn.conf.py: its worker hook, run in a process of its own (it freezes the
 garbage collector of the process it runs in), and the workers it asks for."""
 
-import json
 import multiprocessing
-import os
 import runpy
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.helpers import json_of_python
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -31,17 +29,7 @@ print(json.dumps({
 
 
 def test_a_worker_loads_every_view_then_freezes_what_it_loaded() -> None:
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "tarabish_site.settings"}
-    done = subprocess.run(  # noqa: S603 - a fixed script
-        [sys.executable, "-c", _SCRIPT],
-        check=False,
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    assert done.returncode == 0, done.stderr
-    found = json.loads(done.stdout.strip().splitlines()[-1])
+    found = json_of_python(_SCRIPT)
     assert (found["views_before"], found["views_after"]) == (False, True)
     # Everything loaded is frozen; the collector still sees what is made afterwards.
     assert found["frozen"] > 50_000
