@@ -9,7 +9,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from play.models import OnlineHand, Seat, Table
-from play.services import _current_hand, _state_of, cutter_of, kept, kept_position, seat_waiting
+from play.services import (
+    _current_hand,
+    _state_of,
+    cutter_of,
+    kept,
+    kept_position,
+    seat_waiting,
+    table_seats,
+)
 from scoring import services as scoring
 from scoring.engine import HandState, Play, action_to_json
 from scoring.models import Game, Hand
@@ -19,8 +27,7 @@ _PRIVATE = ("hand", "kitty", "legal_plays")
 
 
 def _seats(table: Table) -> list[dict[str, Any]]:
-    seats = Seat.objects.filter(table=table).select_related("player").order_by()
-    return _seats_shown(sorted(seats, key=lambda s: s.number))  # cheaper than an ORDER BY
+    return _seats_shown(table_seats(table))
 
 
 def _seats_shown(seats: Iterable[Seat]) -> list[dict[str, Any]]:
