@@ -20,9 +20,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from django.db import connections, router, transaction
+from django.db import transaction
 from django.utils import timezone
 
 from scoring import signals
@@ -77,24 +77,10 @@ def result_change_deliver(*, game_id: int) -> bool:
     if any(answer == signals.RESULT_TAKEN_LATER for _receiver, answer in answers):
         return True  # its task deletes the rows in the transaction of its effect
     try:
-        _delivered_delete(game_id, started)
+        ResultChange.objects.filter(game_id=game_id, created_at__lte=started).delete()
     except Exception:  # the database went away: the periodic task delivers them again
         log.warning("delivered changes of game %s not deleted", game_id, exc_info=True)
     return True
-
-
-def _delivered_delete(game_id: int, started: datetime) -> None:
-    """Delete the changes of ``game_id`` recorded until ``started``: one fixed statement, as
-    the hand that ends a game is answered, without building an ORM query every time (nothing
-    points at these rows and nothing listens to their deletion; their columns are those the
-    hand's own statement writes, ``hand_write.RESULT_CHANGE_TABLE``)."""
-    connection = connections[router.db_for_write(ResultChange)]
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f'DELETE FROM "{ResultChange._meta.db_table}" '  # noqa: S608 - the model's table
-            'WHERE "game_id" = %s AND "created_at" <= %s',
-            [game_id, connection.ops.adapt_datetimefield_value(started)],
-        )
 
 
 @contextmanager
