@@ -44,9 +44,13 @@ JS_TESTS := tests/js
 # The whole suite (on the embedded defaults) prints its coverage, and fails below
 # [tool.coverage.report] fail_under in pyproject.toml.
 COVERAGE := --cov --cov-report=term:skip-covered
+# ... on every core (pytest-xdist: one worker process per core, each with its own test
+# database); `make test PARALLEL=` runs it in one process. The services' run stays in one
+# process: its workers would share one Redis database and one Celery queue.
+PARALLEL ?= -n auto
 
 test: venv test-js
-	$(BIN)/python -m pytest $(COVERAGE)
+	$(BIN)/python -m pytest $(COVERAGE) $(PARALLEL)
 
 test-js:
 	node --test --test-reporter=spec $(JS_TESTS)/
