@@ -122,15 +122,19 @@ async def _sockets_leave_nothing() -> AsyncIterator[None]:
     from channels import DEFAULT_CHANNEL_LAYER
     from channels.db import database_sync_to_async
     from channels.layers import InMemoryChannelLayer, channel_layers, get_channel_layer
+    from channels_redis.pubsub import RedisPubSubChannelLayer
     from django.db import connections
 
     layer = get_channel_layer()
-    if isinstance(layer, InMemoryChannelLayer):
+    if isinstance(layer, InMemoryChannelLayer | RedisPubSubChannelLayer):
+        # Redis' pubsub layer keeps one layer an event loop: this flushes this loop's alone
+        # (its subscriptions forgotten, its connections closed), not the session's daphne
+        # thread's.
         await layer.flush()
     elif layer is not None:
-        # Redis: the shared layer also holds connections of other event loops (the session's
-        # daphne thread), which only their own loop may close; a layer of this loop's own
-        # deletes the same keys and closes only what it opened.
+        # Redis' core layer: the shared layer also holds connections of other event loops (the
+        # session's daphne thread), which only their own loop may close; a layer of this
+        # loop's own deletes the same keys and closes only what it opened.
         await channel_layers.make_backend(DEFAULT_CHANNEL_LAYER).flush()
     await database_sync_to_async(connections.close_all)()
     from play.consumers import db_threads_stop

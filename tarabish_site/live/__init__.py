@@ -58,6 +58,8 @@ from channels.layers import (
     channel_layers,
     get_channel_layer,
 )
+from channels_redis.core import RedisChannelLayer
+from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.db import transaction
 
 if TYPE_CHECKING:
@@ -176,13 +178,24 @@ class _Sender:
                 threading.Thread(target=loop.run_forever, name="live-updates", daemon=True).start()
                 # A parent's layer is left alone: its connections are the parent's.
                 own = None
-            elif own is not None and self._shared is not shared and hasattr(own, "close_pools"):
+            elif own is not None and self._shared is not shared:
                 # The settings changed: the old Redis layer's connections are closed.
-                asyncio.run_coroutine_threadsafe(own.close_pools(), loop)
+                asyncio.run_coroutine_threadsafe(_close(own), loop)
             if own is None or self._shared is not shared:
                 own = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
             self._loop, self._pid, self._shared, self._own = loop, os.getpid(), shared, own
             return loop, own
+
+
+async def _close(layer: BaseChannelLayer) -> None:
+    """Close the connections ``layer`` opened from the running loop, by its own public means:
+    the pubsub layer's ``flush`` closes them and forgets its subscriptions (it deletes nothing
+    in Redis), the core layer's ``close_pools`` closes them (its ``flush`` would delete every
+    message of its prefix in Redis, other processes' too)."""
+    if isinstance(layer, RedisPubSubChannelLayer):
+        await layer.flush()
+    elif isinstance(layer, RedisChannelLayer):
+        await layer.close_pools()
 
 
 _sender = _Sender()

@@ -8,13 +8,14 @@ hand was stored (the consumer itself: tests/tarabish_site/test_live_pages.py).""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 from playwright.sync_api import expect
 
@@ -26,24 +27,38 @@ from tests.scoring.factories import GameFactory, UserFactory
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def in_thread(function: Any, *args: Any) -> Any:
-    """Run a coroutine function of the channel layer to its end, off this thread (Playwright's
-    event loop runs here)."""
-    result: list[Any] = []
-    worker = threading.Thread(target=lambda: result.append(async_to_sync(function)(*args)))
-    worker.start()
-    worker.join(10)
-    return result[0] if result else None
+@pytest.fixture
+def on_loop() -> Iterator[Callable[..., Any]]:
+    """Run a coroutine function of the channel layer to its end on one event loop of its own,
+    in a thread (Playwright's event loop runs here): Redis' pubsub layer serves a channel only
+    to the loop that made it, so the relay's channel is made, joined and read on that one."""
+    loop = asyncio.new_event_loop()
+
+    def serve() -> None:
+        loop.run_forever()
+        loop.close()  # closes what the pubsub layer opened for it, in this thread of its own
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+
+    def run(function: Callable[..., Any], *args: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(function(*args), loop).result(10)
+
+    try:
+        yield run
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
 
 
 def test_a_hand_saved_on_the_pad_appears_on_another_browsers_sheet(
-    page, sign_in, browser, live_server
+    page, sign_in, browser, live_server, on_loop
 ):
     keeper = UserFactory()
     game = GameFactory(scorekeepers=[keeper], first_dealer=0, public=True)
     layer = get_channel_layer()
-    relay = in_thread(layer.new_channel)
-    in_thread(layer.group_add, live.group_name(live.GAME, game.pk), relay)
+    relay = on_loop(layer.new_channel)
+    on_loop(layer.group_add, live.group_name(live.GAME, game.pk), relay)
 
     spectator_context = browser.new_context(base_url=live_server.url, viewport=PHONE)
     spectator = spectator_context.new_page()
@@ -65,7 +80,7 @@ def test_a_hand_saved_on_the_pad_appears_on_another_browsers_sheet(
     page.click("#save-hand")
     expect(page.locator("#hand-1")).to_be_attached()
 
-    message = in_thread(layer.receive, relay)
+    message = on_loop(layer.receive, relay)
     assert message["type"] == "live.changed"
     heard = time.monotonic()
     sockets[0].send(json.dumps({"event": "changed", "topic": "game", "key": str(game.pk)}))

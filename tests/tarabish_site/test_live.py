@@ -18,10 +18,10 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.db import transaction
 from django.test import override_settings
-from django.utils.module_loading import import_string
 
 from tarabish_site import live
 from tarabish_site.live.consumers import NOT_FOUND
+from tests.redis_server import private_redis, pubsub_layers
 from tests.scoring.factories import GameFactory, UserFactory
 from tests.tarabish_site.live_layers import RecordingLayer
 from tests.tournaments.factories import TournamentFactory
@@ -128,12 +128,7 @@ def test_group_names_refuse_what_a_group_cannot_hold() -> None:
 
 
 @override_settings(
-    CHANNEL_LAYERS={
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": ["redis://127.0.0.1:1/0"]},
-        }
-    }
+    CHANNEL_LAYERS=pubsub_layers("redis://127.0.0.1:1/0", settings.CHANNEL_LAYER_CONNECTION, "t")
 )
 def test_a_layer_that_cannot_be_reached_never_fails_the_write(
     caplog: pytest.LogCaptureFixture,
@@ -153,22 +148,48 @@ def silent_redis() -> Iterator[str]:
         server.close()
 
 
-def test_the_layers_read_timeout_outlasts_its_own_blocking_receive() -> None:
-    layer = import_string("channels_redis.core.RedisChannelLayer")
-    assert settings.CHANNEL_LAYER_TIMEOUTS["socket_timeout"] > layer.brpop_timeout
+async def test_an_idle_watcher_outlasts_the_layers_read_timeout() -> None:
+    # The subscribed connection waits for messages with its own short reads: a socket that
+    # hears nothing for longer than the read timeout still hears the next change.
     assert settings.CHANNEL_LAYER_TIMEOUTS["socket_connect_timeout"] <= 2
+    connection = {**settings.CHANNEL_LAYER_CONNECTION, "socket_timeout": 0.2}
+    game = await database_sync_to_async(GameFactory.create)(public=True)
+    with private_redis() as server:
+        layers = pubsub_layers(server.url, connection, "idle")
+        with override_settings(CHANNEL_LAYERS=layers):
+            socket, accepted, _ = await connect(f"/ws/watch/game/{game.pk}/")
+            assert accepted
+            await socket.receive_json_from()
+            assert await socket.receive_nothing(timeout=0.6)  # three read timeouts
+            await asyncio.to_thread(live.publish_now, live.GAME, game.pk, hand=1)
+            assert (await socket.receive_json_from(timeout=2))["hand"] == 1
+            await socket.disconnect()
+            layer = get_channel_layer()
+            assert layer is not None
+            await layer.flush()  # this loop's subscriptions and connection
+
+
+def test_new_settings_close_the_old_layers_connections() -> None:
+    with private_redis() as server:
+        layers = pubsub_layers(server.url, settings.CHANNEL_LAYER_CONNECTION, "close")
+        with override_settings(CHANNEL_LAYERS=layers):
+            live.publish_now(live.GAME, 1)
+        assert server.clients() == 1  # the sending loop's layer keeps its connection
+        recording = {"default": {"BACKEND": "tests.tarabish_site.live_layers.RecordingLayer"}}
+        with override_settings(CHANNEL_LAYERS=recording):
+            live.publish_now(live.GAME, 2)
+        RecordingLayer.sent.clear()
+        deadline = time.monotonic() + 2
+        while server.clients():
+            assert time.monotonic() < deadline, "the old layer's connection is still open"
+            time.sleep(0.02)
 
 
 def test_a_layer_that_hangs_is_given_up_on_and_never_fails_the_write(
     silent_redis: str, caplog: pytest.LogCaptureFixture
 ) -> None:
-    timeouts = {**settings.CHANNEL_LAYER_TIMEOUTS, "socket_timeout": 0.5}
-    layers = {
-        "default": {
-            "BACKEND": "channels_redis.core.RedisChannelLayer",
-            "CONFIG": {"hosts": [{"address": silent_redis, **timeouts}]},
-        }
-    }
+    connection = {**settings.CHANNEL_LAYER_CONNECTION, "socket_timeout": 0.5}
+    layers = pubsub_layers(silent_redis, connection, "hangs")
     with override_settings(CHANNEL_LAYERS=layers), caplog.at_level(logging.WARNING):
         started = time.monotonic()
         live.publish(live.GAME, 1)
