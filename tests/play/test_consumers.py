@@ -64,6 +64,8 @@ async def _send(conn: Conn, move: dict[str, Any], conns: list[Conn]) -> None:
 async def _refused(conn: Conn, move: dict[str, Any]) -> dict[str, Any]:
     await conn.socket.send_json_to({**move, "ref": 7})
     answer = await conn.receive()
+    while answer["event"] == "watching":  # a count of spectators may arrive at any time
+        answer = await conn.receive()
     assert answer["event"] == "refused"
     assert answer["ref"] == 7
     return answer

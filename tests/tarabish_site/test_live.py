@@ -135,6 +135,7 @@ def test_a_layer_that_cannot_be_reached_never_fails_the_write(
 ) -> None:
     with caplog.at_level(logging.WARNING, logger="tarabish_site.live"):
         live.publish(live.GAME, 1)  # outside a transaction: sent at once
+        live.flush()
     assert "live update to live.game.1 not sent" in caplog.text
 
 
@@ -193,8 +194,11 @@ def test_a_layer_that_hangs_is_given_up_on_and_never_fails_the_write(
     with override_settings(CHANNEL_LAYERS=layers), caplog.at_level(logging.WARNING):
         started = time.monotonic()
         live.publish(live.GAME, 1)
+        returned = time.monotonic() - started
+        live.flush()
         waited = time.monotonic() - started
     assert "live update to live.game.1 not sent" in caplog.text
+    assert returned < 0.5  # the write does not wait for Redis
     assert waited < 5
 
 
@@ -212,6 +216,7 @@ def test_messages_go_through_one_event_loop_a_process(
 ) -> None:
     for key in (1, 2, 3):
         live.publish(live.GAME, key)
+    live.flush()
     assert [sent.group for sent in recording.sent] == [f"live.game.{n}" for n in (1, 2, 3)]
     assert len({id(sent.loop) for sent in recording.sent}) == 1
     assert len({sent.thread for sent in recording.sent}) == 1
@@ -219,6 +224,7 @@ def test_messages_go_through_one_event_loop_a_process(
     # A forked child (another process id) does not have its parent's thread: it makes its own.
     monkeypatch.setattr(os, "getpid", lambda: -1)
     live.publish(live.GAME, 4)
+    live.flush()
     assert recording.sent[-1].loop is not recording.sent[0].loop
     assert recording.sent[-1].layer is not recording.sent[0].layer
 
@@ -228,6 +234,7 @@ def test_the_loop_sends_through_a_layer_no_other_loop_uses(
 ) -> None:
     live.publish(live.GAME, 1)
     live.publish(live.GAME, 2)
+    live.flush()
     first, second = recording.sent
     assert first.layer is second.layer  # kept from one message to the next
     assert first.layer is not get_channel_layer()  # not the one the consumers' loop uses
@@ -235,6 +242,7 @@ def test_the_loop_sends_through_a_layer_no_other_loop_uses(
     layers = {"default": {"BACKEND": "tests.tarabish_site.live_layers.RecordingLayer"}}
     with override_settings(CHANNEL_LAYERS=layers):
         live.publish(live.GAME, 3)
+        live.flush()
     assert recording.sent[-1].layer is not first.layer
     assert recording.sent[-1].loop is first.loop
 
@@ -268,6 +276,32 @@ def test_a_layer_too_slow_to_answer_is_given_up(
     monkeypatch.setattr(live, "SEND_TIMEOUT", 0.05)
     with caplog.at_level(logging.WARNING, logger="tarabish_site.live"):
         live.publish(live.GAME, 1)
+        live.flush()
     assert "live update to live.game.1 not sent" in caplog.text
     time.sleep(0.1)
     assert recording.sent == []  # given up, not sent later
+
+
+def test_the_request_does_not_wait_for_the_layer(recording: type[RecordingLayer]) -> None:
+    recording.delay = 0.5
+    started = time.monotonic()
+    live.publish(live.GAME, 1)
+    assert time.monotonic() - started < 0.25
+    assert recording.sent == []
+    live.flush()
+    assert [sent.group for sent in recording.sent] == ["live.game.1"]
+
+
+def test_messages_waiting_for_the_layer_are_bounded(
+    recording: type[RecordingLayer],
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    recording.delay = 0.3
+    monkeypatch.setattr(live, "MAX_WAITING", 2)
+    with caplog.at_level(logging.WARNING, logger="tarabish_site.live"):
+        for key in (1, 2, 3):
+            live.publish(live.GAME, key)
+        live.flush()
+    assert "live update to live.game.3 not sent" in caplog.text
+    assert sorted(sent.group for sent in recording.sent) == ["live.game.1", "live.game.2"]
