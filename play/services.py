@@ -29,7 +29,7 @@ from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
-from play import bots, live, snapshot
+from play import action_write, bots, live, snapshot
 from play.models import HandAction, OnlineHand, Seat, Spectator, Table
 from scoring import services as scoring
 from scoring.engine import (
@@ -212,9 +212,14 @@ def _state_of(table: Table, hand: OnlineHand) -> HandState | None:
     return snapshot.load(table.engine_ruleset, Deal.from_json(hand.deal), hand.snapshot)
 
 
-def _changed(table: Table) -> None:
+def _changed(table: Table, appended: HandAction | None = None) -> None:
+    """Bump the table's version (with the action ``appended`` to its hand's log, written in
+    the same statement) and tell its connections after the commit."""
     table.version += 1
-    table.save(update_fields=["version", "phase", "game", "updated_at"])
+    if appended is None:
+        table.save(update_fields=action_write.TABLE_FIELDS)
+    else:
+        action_write.action_append(appended, table)
     live.table_changed(table.pk, table.version)
 
 
@@ -513,20 +518,24 @@ def _bella_pending(state: HandState) -> bool:
     return state.done and any(bots.urgent(state, s) is not None for s in range(4))
 
 
-def _act(pos: Position, action: Action) -> HandState:
+def _act(pos: Position, action: Action) -> tuple[HandState, HandAction | None]:
+    """The position after ``action``, and the action's row of the log when it is still to be
+    written, with the table's new version (``_changed``); a hand that ends is written here."""
     hand, state = pos.hand, pos.state
     if pos.table.phase != Table.Phase.PLAYING or hand is None or state is None:
         raise IllegalPlay("no hand is being played", code="not_playing", field="action")
     state = state.apply(action)
-    HandAction.objects.create(
+    row = HandAction(
         online_hand=hand, seq=hand.actions_count, seat=action.seat, action=action_to_json(action)
     )
     hand.actions_count += 1
     hand.snapshot = snapshot.dump(state)
-    hand.save(update_fields=["snapshot", "actions_count"])
     if state.done and not _bella_pending(state):
+        row.save()
+        hand.save(update_fields=action_write.HAND_FIELDS)
         _finish(pos, hand, state)
-    return state
+        return state, None
+    return state, row
 
 
 def _finish(pos: Position, hand: OnlineHand, state: HandState) -> None:
@@ -597,6 +606,7 @@ def _move(
     action = action_from_json({**data, "seat": seat}) if kind in HAND_MOVES else None
     rng = rng or random.SystemRandom()
     after: HandState | None = None
+    appended: HandAction | None = None
     if kind == "start":
         if pos.table.phase not in (Table.Phase.SEATING, Table.Phase.GAME_OVER):
             raise IllegalPlay("a game is being played", code="game_running", field="type")
@@ -607,7 +617,7 @@ def _move(
         _continue(pos, rng)
     else:
         assert action is not None  # noqa: S101 - every hand move reads as an action
-        after = _act(pos, action)
+        after, appended = _act(pos, action)
     seated = pos.seats[seat]
     if not by_computer and seated.away_since is not None:
         seated.away_since = None
@@ -616,7 +626,7 @@ def _move(
         # kept before the table's connections hear of the new version (the callbacks run in
         # order, and _changed's is next): those held here find it kept
         transaction.on_commit(lambda: _keep(pos, after))
-    _changed(pos.table)
+    _changed(pos.table, appended)
     return pos.table
 
 
