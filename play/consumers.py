@@ -21,6 +21,7 @@ connections asking at once is harmless: the first takes it, the rest find the ve
 from __future__ import annotations
 
 import asyncio
+import gc
 import random
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -85,6 +86,10 @@ def db_threads_stop() -> None:
     executor, _executor = _executor, None
     if executor is not None:
         executor.shutdown(wait=True)
+        # A finished thread's connection closes when its wrapper is freed, and Django's
+        # connection objects refer to one another in cycles: only the cycle collector frees
+        # them, whenever it next runs.
+        gc.collect()
 
 
 def _db(func: Any) -> Any:
