@@ -24,13 +24,14 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
 
 from play import action_write, bots, live, snapshot
 from play.models import HandAction, OnlineHand, Seat, Spectator, Table
+from scoring import selectors as scoring_selectors
 from scoring import services as scoring
 from scoring.engine import (
     Action,
@@ -180,12 +181,47 @@ def table_seats(table: Table | int) -> list[Seat]:
     return sorted(Seat.objects.filter(table=table).select_related("player").order_by(), key=_number)
 
 
+def _lock_statement() -> str:
+    """The table's row, locked, with its game's version and time of change (one statement of
+    our own: the same ``select_for_update().select_related("game")`` compiled anew for every
+    move cost more CPU than the rest of the move's reads)."""
+    lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
+    game = f'g."version" AS "{_GAME_VERSION}", g."updated_at" AS "{_GAME_CHANGED}"'
+    tables = f'"{Table._meta.db_table}" t LEFT JOIN "{Game._meta.db_table}" g'
+    return f'SELECT t.*, {game} FROM {tables} ON g."id" = t."game_id" WHERE t."id" = %s{lock}'  # noqa: S608 - our names
+
+
+_GAME_VERSION, _GAME_CHANGED = "locked_game_version", "locked_game_updated_at"
+
+#: The game of each table as a move here last read it, by the table's game key, with the
+#: game's version and time of change read beside it (as the lock statement gives them). A
+#: game changes only by a save that moves its version and time, so while the lock statement
+#: reads the same two, the game kept is the row: a move takes a copy instead of reading it.
+_games: dict[int, tuple[tuple[Any, Any], Game]] = {}
+
+
+def _game_at(pk: int, key: tuple[Any, Any]) -> Game:
+    found = _games.get(pk)
+    if found is not None and found[0] == key:
+        return copy.copy(found[1])
+    game = scoring_selectors.game_row(pk)
+    if game is None:  # deleted since the lock statement read it: as a read of the table would
+        raise NotFound(f"game {pk} does not exist")
+    if len(_games) >= _KEEP and pk not in _games:
+        _games.clear()
+    _games[pk] = (key, copy.copy(game))
+    return game
+
+
 def _locked(table: Table | int) -> Position:
     pk = table.pk if isinstance(table, Table) else table
-    try:
-        found = Table.objects.select_for_update(of=("self",)).select_related("game").get(pk=pk)
-    except Table.DoesNotExist:
-        raise NotFound(f"table {pk} does not exist") from None
+    found = next(iter(Table.objects.raw(_lock_statement(), [pk])), None)
+    if found is None:
+        raise NotFound(f"table {pk} does not exist")
+    columns = vars(found)
+    key = (columns.pop(_GAME_VERSION), columns.pop(_GAME_CHANGED))
+    if found.game_id is not None:
+        found.game = _game_at(found.game_id, key)
     seats = table_seats(found)
     known = kept(pk, found.version)
     if known is not None:

@@ -217,3 +217,25 @@ def test_a_move_takes_the_position_the_move_before_kept_only_at_its_version(
     known = services.kept(table.pk, table.version)
     assert known is not None
     assert known[1] == services.hand_replayed(hand)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_move_reads_the_game_again_only_once_its_version_moved() -> None:
+    table, _ = table_with(1)
+    all_computers(table)
+    table = _started(table)
+    game = table.game
+    assert game is not None
+    dealer = game.next_dealer
+    assert dealer is not None
+    services.move(table=table, seat=services.cutter_of(dealer), data={"type": "cut", "at": 12})
+    # a row changed without moving its version (as no save does): the game kept is taken
+    Game.objects.filter(pk=game.pk).update(score_a=5)
+    moved = services.move(table=table, seat=(dealer + 1) % 4, data={"type": "pass"})
+    assert moved.game is not None
+    assert moved.game.score_a == 0
+    # a change that moves the version is read by the next move
+    Game.objects.filter(pk=game.pk).update(score_a=7, version=F("version") + 1)
+    moved = services.move(table=table, seat=(dealer + 2) % 4, data={"type": "pass"})
+    assert moved.game is not None
+    assert moved.game.score_a == 7
