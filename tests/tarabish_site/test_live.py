@@ -175,10 +175,12 @@ def test_new_settings_close_the_old_layers_connections() -> None:
         layers = pubsub_layers(server.url, settings.CHANNEL_LAYER_CONNECTION, "close")
         with override_settings(CHANNEL_LAYERS=layers):
             live.publish_now(live.GAME, 1)
+            live.flush()
         assert server.clients() == 1  # the sending loop's layer keeps its connection
         recording = {"default": {"BACKEND": "tests.tarabish_site.live_layers.RecordingLayer"}}
         with override_settings(CHANNEL_LAYERS=recording):
             live.publish_now(live.GAME, 2)
+            live.flush()
         RecordingLayer.sent.clear()
         deadline = time.monotonic() + 2
         while server.clients():
