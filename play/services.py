@@ -24,7 +24,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import connections, router, transaction
 from django.db.models import F
 from django.db.models.functions import Greatest
 from django.utils import timezone
@@ -181,14 +181,19 @@ def table_seats(table: Table | int) -> list[Seat]:
     return sorted(Seat.objects.filter(table=table).select_related("player").order_by(), key=_number)
 
 
-def _lock_statement() -> str:
+def _lock_statement(alias: str) -> str:
     """The table's row, locked, with its game's version and time of change (one statement of
     our own: the same ``select_for_update().select_related("game")`` compiled anew for every
     move cost more CPU than the rest of the move's reads)."""
-    lock = " FOR UPDATE OF t" if connection.features.has_select_for_update_of else ""
     game = f'g."version" AS "{_GAME_VERSION}", g."updated_at" AS "{_GAME_CHANGED}"'
     tables = f'"{Table._meta.db_table}" t LEFT JOIN "{Game._meta.db_table}" g'
-    return f'SELECT t.*, {game} FROM {tables} ON g."id" = t."game_id" WHERE t."id" = %s{lock}'  # noqa: S608 - our names
+    sql = (
+        f"SELECT t.*, {game} FROM {tables} "  # noqa: S608 - the names of our models
+        'ON g."id" = t."game_id" WHERE t."id" = %s'
+    )
+    return sql + (
+        " FOR UPDATE OF t" if connections[alias].features.has_select_for_update_of else ""
+    )
 
 
 _GAME_VERSION, _GAME_CHANGED = "locked_game_version", "locked_game_updated_at"
@@ -215,7 +220,8 @@ def _game_at(pk: int, key: tuple[Any, Any]) -> Game:
 
 def _locked(table: Table | int) -> Position:
     pk = table.pk if isinstance(table, Table) else table
-    found = next(iter(Table.objects.raw(_lock_statement(), [pk])), None)
+    alias = router.db_for_write(Table)
+    found = next(iter(Table.objects.raw(_lock_statement(alias), [pk], using=alias)), None)
     if found is None:
         raise NotFound(f"table {pk} does not exist")
     columns = vars(found)
