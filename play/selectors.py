@@ -16,6 +16,7 @@ from play.services import (
     kept,
     kept_position,
     seat_waiting,
+    table_row,
     table_seats,
 )
 from scoring import services as scoring
@@ -121,7 +122,10 @@ class TableRows:
 def table_rows(table: Table | int) -> TableRows:
     """Read a table for :func:`state_for`: a handful of queries, whatever the seats."""
     if not isinstance(table, Table):
-        table = Table.objects.select_related("game").get(pk=table)
+        found = table_row(table)
+        if found is None:
+            raise Table.DoesNotExist(f"table {table} does not exist")
+        table = found
     known = kept(table.pk, table.version)  # the hand as a move here left it, if still so
     hand: OnlineHand | None
     state: HandState | None

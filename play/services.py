@@ -181,19 +181,18 @@ def table_seats(table: Table | int) -> list[Seat]:
     return sorted(Seat.objects.filter(table=table).select_related("player").order_by(), key=_number)
 
 
-def _lock_statement(alias: str) -> str:
-    """The table's row, locked, with its game's version and time of change (one statement of
-    our own: the same ``select_for_update().select_related("game")`` compiled anew for every
-    move cost more CPU than the rest of the move's reads)."""
+def _table_statement(alias: str, *, lock: bool) -> str:
+    """The table's row (locked, or not), with its game's version and time of change (one
+    statement of our own: the same ``select_related("game")`` compiled anew for every move
+    cost more CPU than the rest of the move's reads)."""
     game = f'g."version" AS "{_GAME_VERSION}", g."updated_at" AS "{_GAME_CHANGED}"'
     tables = f'"{Table._meta.db_table}" t LEFT JOIN "{Game._meta.db_table}" g'
     sql = (
         f"SELECT t.*, {game} FROM {tables} "  # noqa: S608 - the names of our models
         'ON g."id" = t."game_id" WHERE t."id" = %s'
     )
-    return sql + (
-        " FOR UPDATE OF t" if connections[alias].features.has_select_for_update_of else ""
-    )
+    locks = lock and connections[alias].features.has_select_for_update_of
+    return sql + (" FOR UPDATE OF t" if locks else "")
 
 
 _GAME_VERSION, _GAME_CHANGED = "locked_game_version", "locked_game_updated_at"
@@ -218,16 +217,27 @@ def _game_at(pk: int, key: tuple[Any, Any]) -> Game:
     return game
 
 
-def _locked(table: Table | int) -> Position:
-    pk = table.pk if isinstance(table, Table) else table
-    alias = router.db_for_write(Table)
-    found = next(iter(Table.objects.raw(_lock_statement(alias), [pk], using=alias)), None)
+def table_row(pk: int, *, lock: bool = False) -> Table | None:
+    """Table ``pk`` with its game (None: no such table), the row locked for a move when
+    ``lock``: the game as this process last read it while its version and time of change
+    are those read with the table (see ``_games``)."""
+    alias = router.db_for_write(Table) if lock else router.db_for_read(Table)
+    statement = _table_statement(alias, lock=lock)
+    found = next(iter(Table.objects.raw(statement, [pk], using=alias)), None)
     if found is None:
-        raise NotFound(f"table {pk} does not exist")
+        return None
     columns = vars(found)
     key = (columns.pop(_GAME_VERSION), columns.pop(_GAME_CHANGED))
     if found.game_id is not None:
         found.game = _game_at(found.game_id, key)
+    return found
+
+
+def _locked(table: Table | int) -> Position:
+    pk = table.pk if isinstance(table, Table) else table
+    found = table_row(pk, lock=True)
+    if found is None:
+        raise NotFound(f"table {pk} does not exist")
     seats = table_seats(found)
     known = kept(pk, found.version)
     if known is not None:
@@ -812,6 +822,7 @@ __all__ = [
     "table_create",
     "table_fill_with_bots",
     "table_for_game",
+    "table_row",
     "table_seats",
     "table_sit",
     "table_stand",
