@@ -20,9 +20,9 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import timedelta
+from datetime import datetime, timedelta
 
-from django.db import transaction
+from django.db import connections, router, transaction
 from django.utils import timezone
 
 from scoring import signals
@@ -77,10 +77,33 @@ def result_change_deliver(*, game_id: int) -> bool:
     if any(answer == signals.RESULT_TAKEN_LATER for _receiver, answer in answers):
         return True  # its task deletes the rows in the transaction of its effect
     try:
-        ResultChange.objects.filter(game_id=game_id, created_at__lte=started).delete()
+        _delivered_delete(game_id, started)
     except Exception:  # the database went away: the periodic task delivers them again
         log.warning("delivered changes of game %s not deleted", game_id, exc_info=True)
     return True
+
+
+#: The delivered changes of a game, deleted by one fixed statement on PostgreSQL: nothing points
+#: at these rows and nothing listens to their deletion, and the queryset's delete, built anew
+#: for every game that ends, cost 0.30 ms of CPU against 0.07 (on the hand that ends the game,
+#: about 1% of a hand's CPU spread over a game's hands: ``benchmarks/api_bench.py``).
+_DELIVERED_DELETE = (
+    f'DELETE FROM "{ResultChange._meta.db_table}" '  # noqa: S608 - the model's own table
+    'WHERE "game_id" = %s AND "created_at" <= %s'
+)
+
+
+def _delivered_delete(game_id: int, started: datetime) -> None:
+    """Delete the changes of ``game_id`` recorded until ``started`` (an aware time, which
+    psycopg sends as it is; elsewhere the queryset's delete, whose backend stores times its
+    own way)."""
+    alias = router.db_for_write(ResultChange)
+    connection = connections[alias]
+    if connection.vendor != "postgresql":
+        ResultChange.objects.using(alias).filter(game_id=game_id, created_at__lte=started).delete()
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(_DELIVERED_DELETE, [game_id, started])
 
 
 @contextmanager
