@@ -33,8 +33,7 @@ TABLE_FIELDS = [field.name for field in TABLE.fields]
 
 
 def _update(columns: Columns) -> str:
-    sets = ", ".join(f'"{field.column}" = %s' for field in columns.fields)
-    return f'UPDATE "{columns.table}" SET {sets} WHERE "id" = %s'  # noqa: S608 - names above
+    return f'UPDATE "{columns.table}" SET {columns.assignments()} WHERE "id" = %s'  # noqa: S608
 
 
 _ONE_STATEMENT = (

@@ -62,6 +62,10 @@ class Columns:
     def placeholders(self) -> str:
         return ", ".join("%s" for _ in self.fields)
 
+    def assignments(self) -> str:
+        """The ``SET`` list of an ``UPDATE`` of these columns, a parameter each."""
+        return ", ".join(f'"{field.column}" = %s' for field in self.fields)
+
     def values(self, obj: Model, connection: BaseDatabaseWrapper) -> list[Any]:
         """The values of ``obj`` for these columns, as ``save()`` would send them."""
         return [prepared(field, getattr(obj, field.attname), connection) for field in self.fields]
@@ -166,9 +170,8 @@ RESULT_CHANGE_TABLE = "scoring_resultchange"
 
 
 def _game_update() -> str:
-    sets = ", ".join(f'"{field.column}" = %s' for field in GAME.fields)
     return (
-        f'UPDATE "{GAME.table}" SET {sets} '  # noqa: S608 - the names above
+        f'UPDATE "{GAME.table}" SET {GAME.assignments()} '  # noqa: S608 - the names above
         'WHERE "id" = %s AND "version" = %s AND "updated_at" = %s'
     )
 
