@@ -119,9 +119,8 @@ async def _sockets_leave_nothing() -> AsyncIterator[None]:
     threads where consumers ran their queries closed, so the next test starts clean and the test
     database can be dropped at the end."""
     yield
-    from channels import DEFAULT_CHANNEL_LAYER
     from channels.db import database_sync_to_async
-    from channels.layers import InMemoryChannelLayer, channel_layers, get_channel_layer
+    from channels.layers import InMemoryChannelLayer, get_channel_layer
     from channels_redis.pubsub import RedisPubSubChannelLayer
     from django.db import connections
 
@@ -131,11 +130,6 @@ async def _sockets_leave_nothing() -> AsyncIterator[None]:
         # (its subscriptions forgotten, its connections closed), not the session's daphne
         # thread's.
         await layer.flush()
-    elif layer is not None:
-        # Redis' core layer: the shared layer also holds connections of other event loops (the
-        # session's daphne thread), which only their own loop may close; a layer of this
-        # loop's own deletes the same keys and closes only what it opened.
-        await channel_layers.make_backend(DEFAULT_CHANNEL_LAYER).flush()
     await database_sync_to_async(connections.close_all)()
     from play.consumers import db_threads_stop
 

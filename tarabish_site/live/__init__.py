@@ -66,7 +66,6 @@ from channels.layers import (
     channel_layers,
     get_channel_layer,
 )
-from channels_redis.core import RedisChannelLayer
 from channels_redis.pubsub import RedisPubSubChannelLayer
 from django.db import transaction
 
@@ -222,14 +221,10 @@ class _Sender:
 
 
 async def _close(layer: BaseChannelLayer) -> None:
-    """Close the connections ``layer`` opened from the running loop, by its own public means:
-    the pubsub layer's ``flush`` closes them and forgets its subscriptions (it deletes nothing
-    in Redis), the core layer's ``close_pools`` closes them (its ``flush`` would delete every
-    message of its prefix in Redis, other processes' too)."""
+    """Close the connections ``layer`` opened from the running loop: the Redis layer's
+    ``flush`` closes them and forgets its subscriptions (it deletes nothing in Redis)."""
     if isinstance(layer, RedisPubSubChannelLayer):
         await layer.flush()
-    elif isinstance(layer, RedisChannelLayer):
-        await layer.close_pools()
 
 
 async def _within(layer: BaseChannelLayer, group: str, message: dict[str, Any]) -> None:
