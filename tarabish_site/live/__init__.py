@@ -24,32 +24,30 @@ closing with code 4404 (the same answer for both, as a page's 404). Group names 
 ``live.<topic>.<key>`` (:func:`group_name`), for code that joins a group itself (online tables
 do).
 
-Publishing never fails the write it follows, nor holds it up: the message is handed over
-once the transaction has committed and sent while the request goes on, and a channel layer
-that cannot be reached (Redis down) or does not answer within :data:`SEND_TIMEOUT` is logged
-and skipped; pages catch up on their next poll or reconnect. With no channel layer configured
-nothing is sent. The layer is in-memory in one process by default, Redis (``REDIS_URL``) across
-processes.
+Publishing never fails the write it follows: a channel layer that cannot be reached (Redis
+down) or does not answer within :data:`SEND_TIMEOUT` is logged and skipped, and pages catch up
+on their next poll or reconnect. With no channel layer configured nothing is sent. The layer
+is in-memory in one process by default, Redis (``REDIS_URL``) across processes.
 
 Code that is not itself asynchronous (a view under gunicorn, a task, a consumer's database
-thread) sends to Redis through one event loop per process, in a daemon thread of its own, with
-a channel layer of its own that only that loop uses (so its connection to Redis lasts from one
-message to the next, and no other event loop ever touches it). The sender does not wait for
-Redis's answer (a round trip the request would spend idle): the loop sends, and logs what it
-could not send; at most :data:`MAX_WAITING` messages wait for the loop at once, beyond which
-a message is logged and skipped, so a Redis that hangs costs memory for no more than those.
-:func:`flush` waits for the messages handed over so far. ``async_to_sync`` would start a
-thread and an event loop, and connect to Redis, for every message: about 2.5 ms of CPU each,
-and the process's C heap grew with every one (``benchmarks/memory_curve.py``). The in-memory
-layer, whose queues belong to the event loop of the process's server, is still sent to with
-``async_to_sync`` on the shared instance: another instance would reach nobody.
+thread) sends to Redis through one event loop per process, run by the thread that sends for as
+long as the message takes (one thread at a time), with a channel layer of its own that only
+that loop uses: its connection to Redis lasts from one message to the next, and no other event
+loop ever touches it. A message costs the sending thread one round trip to Redis and no other
+thread's time. ``async_to_sync`` would start a thread and an event loop, and connect to Redis,
+for every message: about 2.5 ms of CPU each, and the process's C heap grew with every one
+(``benchmarks/memory_curve.py``); a loop in a thread of its own, handed each message, made the
+request thread and that thread take turns at the interpreter's lock, which cost a hand entry
+more CPU than the round trip it saved (``benchmarks/api_bench.py``). A thread waits at most
+:data:`SEND_TIMEOUT` for another one's message to be sent before giving its own up. The
+in-memory layer, whose queues belong to the event loop of the process's server, is still sent
+to with ``async_to_sync`` on the shared instance: another instance would reach nobody.
+Publishing is for synchronous code; from a coroutine, send with the layer itself.
 """
 
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import functools
 import logging
 import os
 import re
@@ -80,7 +78,6 @@ __all__ = [
     "GAME",
     "MATCH",
     "TOURNAMENT",
-    "flush",
     "group_name",
     "publish",
     "publish_now",
@@ -148,18 +145,16 @@ def publish_now(topic_name: str, key: object, **details: Any) -> None:
     _send(group_name(topic_name, key), _message(topic_name, key, details))
 
 
-#: Seconds a message may take to reach the layer before it is given up (and logged).
+#: Seconds a message may take to reach the layer, or wait for another thread's to, before it
+#: is given up (and logged).
 SEND_TIMEOUT = 2.0
-#: Messages of a process that may wait for the loop at once (sent, or given up, within
-#: :data:`SEND_TIMEOUT` each); one more is logged and skipped.
-MAX_WAITING = 256
 
 
 class _Sender:
-    """An event loop in a daemon thread, one per process (made again in a forked child, which
-    does not inherit its parent's thread), and the channel layer only that loop uses: made
-    from the same settings as the shared one, again whenever the shared one is replaced (the
-    settings changed)."""
+    """The event loop of a process that sends to Redis, made again in a forked child (which
+    must not share its parent's connections), and the channel layer only that loop uses:
+    made from the same settings as the shared one, again whenever the shared one is replaced
+    (the settings changed). The thread that sends runs the loop until its message is sent."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -167,64 +162,43 @@ class _Sender:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._shared: BaseChannelLayer | None = None
         self._own: BaseChannelLayer | None = None
-        self._waiting: set[concurrent.futures.Future[None]] = set()
-        #: Notified whenever a message waiting is sent or given up (and logged).
-        self._settled = threading.Condition(self._lock)
 
     def send(self, shared: BaseChannelLayer, group: str, message: dict[str, Any]) -> None:
-        """Hand ``message`` for ``group`` to the loop, which sends it through its own layer
-        (giving it up after :data:`SEND_TIMEOUT` seconds), and return at once. What the loop
-        could not send is logged there."""
-        loop, layer = self._ready(shared)
-        with self._lock:
-            if len(self._waiting) >= MAX_WAITING:
-                raise RuntimeError(f"{len(self._waiting)} live updates already wait for Redis")
-            future = asyncio.run_coroutine_threadsafe(_within(layer, group, message), loop)
-            self._waiting.add(future)
-        future.add_done_callback(functools.partial(self._done, group))
-
-    def _done(self, group: str, future: concurrent.futures.Future[None]) -> None:
-        if future.cancelled():
-            log.warning("live update to %s not sent: cancelled", group)
-        elif (error := future.exception()) is not None:
-            log.warning("live update to %s not sent", group, exc_info=error)
-        with self._lock:
-            self._waiting.discard(future)
-            self._settled.notify_all()
-
-    def flush(self, timeout: float) -> None:
-        with self._lock:
-            if self._pid != os.getpid():
-                return
-            waiting = set(self._waiting)
-            self._settled.wait_for(lambda: not waiting & self._waiting, timeout)
+        """Send ``message`` to ``group`` through the loop's own layer, giving it up after
+        :data:`SEND_TIMEOUT` seconds (raising)."""
+        if not self._lock.acquire(timeout=SEND_TIMEOUT):
+            raise TimeoutError(f"another thread has been sending for {SEND_TIMEOUT} s")
+        try:
+            loop, layer = self._ready(shared)
+            loop.run_until_complete(_within(layer, group, message))
+        finally:
+            self._lock.release()
 
     def _ready(
         self, shared: BaseChannelLayer
     ) -> tuple[asyncio.AbstractEventLoop, BaseChannelLayer]:
-        with self._lock:
-            loop, own = self._loop, self._own
-            if loop is None or self._pid != os.getpid():
-                loop = asyncio.new_event_loop()
-                threading.Thread(target=loop.run_forever, name="live-updates", daemon=True).start()
-                # A parent's layer is left alone: its connections are the parent's, and so are
-                # the messages it was sending.
-                own = None
-                self._waiting = set()
-            elif own is not None and self._shared is not shared:
-                # The settings changed: the old Redis layer's connections are closed.
-                asyncio.run_coroutine_threadsafe(_close(own), loop)
-            if own is None or self._shared is not shared:
-                own = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
-            self._loop, self._pid, self._shared, self._own = loop, os.getpid(), shared, own
-            return loop, own
+        loop, own = self._loop, self._own
+        if loop is None or self._pid != os.getpid():
+            # A parent's loop and layer are left alone: their connections are the parent's.
+            loop, own = asyncio.new_event_loop(), None
+        elif own is not None and self._shared is not shared:
+            # The settings changed: the old Redis layer's connections are closed.
+            try:
+                loop.run_until_complete(_close(own))
+            except Exception:  # its Redis is gone: nothing left to close cleanly
+                log.warning("closing the previous live-update layer failed", exc_info=True)
+        if own is None or self._shared is not shared:
+            own = channel_layers.make_backend(DEFAULT_CHANNEL_LAYER)
+        self._loop, self._pid, self._shared, self._own = loop, os.getpid(), shared, own
+        return loop, own
 
 
 async def _close(layer: BaseChannelLayer) -> None:
     """Close the connections ``layer`` opened from the running loop: the Redis layer's
     ``flush`` closes them and forgets its subscriptions (it deletes nothing in Redis)."""
     if isinstance(layer, RedisPubSubChannelLayer):
-        await layer.flush()
+        async with asyncio.timeout(SEND_TIMEOUT):
+            await layer.flush()
 
 
 async def _within(layer: BaseChannelLayer, group: str, message: dict[str, Any]) -> None:
@@ -234,13 +208,6 @@ async def _within(layer: BaseChannelLayer, group: str, message: dict[str, Any]) 
 
 
 _sender = _Sender()
-
-
-def flush(timeout: float = SEND_TIMEOUT) -> None:
-    """Wait until every message this process handed over so far is sent or given up, at most
-    ``timeout`` seconds: for a process about to exit, and for tests that look at what was
-    sent."""
-    _sender.flush(timeout)
 
 
 def _send(group: str, message: dict[str, Any]) -> None:
