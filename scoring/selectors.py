@@ -15,7 +15,7 @@ import datetime
 from typing import TYPE_CHECKING, Any, TypedDict, TypeVar
 
 from django.db import connections, router
-from django.db.models import Count, Field, Prefetch, Q, QuerySet
+from django.db.models import Count, Prefetch, Q, QuerySet
 
 from scoring import signals
 from scoring.engine import Outcome, forced_call
@@ -126,11 +126,7 @@ def game_list(
 
 
 #: Every column of a game, in the model's order (as ``Model.from_db`` takes them).
-_GAME_FIELDS = [
-    field
-    for field in Game._meta.get_fields()
-    if isinstance(field, Field) and field.concrete and not field.many_to_many
-]
+_GAME_FIELDS = Game._meta.concrete_fields
 _GAME_NAMES = [field.attname for field in _GAME_FIELDS]
 #: The columns whose field converts the value read (``Field.from_db_value``, which Django
 #: calls whenever a value is loaded: here the JSON columns, which arrive as text).

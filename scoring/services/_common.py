@@ -49,9 +49,8 @@ def _copy_model(source: models.Model, target: object) -> None:
     """Let the caller's object see what the service wrote (no query)."""
     if target is source or not isinstance(target, type(source)):
         return
-    for field in source._meta.get_fields():
-        if isinstance(field, models.Field) and field.concrete and not field.many_to_many:
-            setattr(target, field.attname, getattr(source, field.attname))
+    for field in source._meta.concrete_fields:
+        setattr(target, field.attname, getattr(source, field.attname))
 
 
 _copy_state = _copy_model

@@ -293,9 +293,5 @@ def _stored(hand: Hand, pk: int, alias: str) -> Hand:
 
 
 #: Every column of a hand, in the model's order (as ``Model.from_db`` takes them).
-_HAND_ROW = [
-    field
-    for field in Hand._meta.get_fields()
-    if isinstance(field, Field) and field.concrete and not field.many_to_many
-]
+_HAND_ROW = Hand._meta.concrete_fields
 _GAME_VERSION, _GAME_UPDATED_AT = Columns.of(Game, "", ("version", "updated_at")).fields
