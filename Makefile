@@ -45,8 +45,8 @@ JS_TESTS := tests/js
 # [tool.coverage.report] fail_under in pyproject.toml.
 COVERAGE := --cov --cov-report=term:skip-covered
 # ... on every core (pytest-xdist: one worker process per core, each with its own test
-# database); `make test PARALLEL=` runs it in one process. The services' run stays in one
-# process: its workers would share one Redis database and one Celery queue.
+# database; in the services' run also its own Redis database, Celery queue and channel-layer
+# prefix: tests/conftest.py); `make test PARALLEL=` runs it in one process.
 PARALLEL ?= -n auto
 
 test: venv test-js
@@ -56,7 +56,7 @@ test-js:
 	node --test --test-reporter=spec $(JS_TESTS)/
 
 test-services: venv test-js
-	$(SERVICES_ENV) $(BIN)/python -m pytest
+	$(SERVICES_ENV) $(BIN)/python -m pytest $(PARALLEL)
 
 check: venv
 	$(BIN)/ruff check .

@@ -22,6 +22,8 @@ import tempfile
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 import pytest
 
@@ -43,6 +45,7 @@ def pytest_configure(config: pytest.Config) -> None:
     ]
     if not SERVICES:
         return
+    _own_redis_for_this_worker(settings)
     problems = []
 
     if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
@@ -70,6 +73,36 @@ def pytest_configure(config: pytest.Config) -> None:
         problems.append(f"PostgreSQL does not answer: {exc}")
     if problems:
         pytest.exit("services are required but: " + "; ".join(problems), returncode=3)
+
+
+def _own_redis_for_this_worker(settings: Any) -> None:
+    """Under pytest-xdist, give this worker (``gw<n>``) Redis of its own before anything
+    connects: the database ``n`` after the configured one (the cache, whose tests empty it,
+    and the broker's queues), and its own Celery queue and channel-layer prefix (publish and
+    subscribe ignore the database number). The environment is changed too, for the processes
+    tests start (the Celery worker, servers)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker or not settings.REDIS_URL:
+        return
+    n = int(worker.removeprefix("gw"))
+    parts = urlsplit(settings.REDIS_URL)
+    base = int(parts.path.strip("/") or 0)
+    url = urlunsplit(parts._replace(path=f"/{base + n}"))
+    queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-{worker}"
+    layer = settings.CHANNEL_LAYERS["default"]["CONFIG"]
+    prefix = f"{layer['prefix']}-{worker}"
+    settings.REDIS_URL = settings.CELERY_BROKER_URL = url
+    settings.CACHES["default"]["LOCATION"] = url
+    settings.CELERY_TASK_DEFAULT_QUEUE = queue
+    layer["hosts"] = [{**host, "address": url} for host in layer["hosts"]]
+    layer["prefix"] = prefix
+    celery_app.conf.update(broker_url=url, task_default_queue=queue)
+    os.environ.update(
+        REDIS_URL=url,
+        CELERY_BROKER_URL=url,
+        CELERY_TASK_DEFAULT_QUEUE=queue,
+        CHANNEL_LAYER_PREFIX=prefix,
+    )
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
