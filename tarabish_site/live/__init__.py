@@ -42,7 +42,10 @@ more CPU than the round trip it saved (``benchmarks/api_bench.py``). A thread wa
 :data:`SEND_TIMEOUT` for another one's message to be sent before giving its own up. The
 in-memory layer, whose queues belong to the event loop of the process's server, is still sent
 to with ``async_to_sync`` on the shared instance: another instance would reach nobody.
-Publishing is for synchronous code; from a coroutine, send with the layer itself.
+Publishing is for synchronous code; from a coroutine, send with the layer itself. Synchronous
+code in a thread that runs an event loop all the same (a client driving one from greenlets, as
+Playwright's synchronous API does) can run no other loop there: its message is sent by a thread
+of its own, waited for.
 """
 
 from __future__ import annotations
@@ -215,9 +218,47 @@ def _send(group: str, message: dict[str, Any]) -> None:
     if layer is None:
         return
     try:
-        if isinstance(layer, InMemoryChannelLayer):
-            async_to_sync(layer.group_send)(group, message)
+        if _loop_running_here():
+            _in_a_thread_of_its_own(_deliver, layer, group, message)
         else:
-            _sender.send(layer, group, message)
+            _deliver(layer, group, message)
     except Exception:  # a layer that cannot be reached never fails a write that has committed
         log.warning("live update to %s not sent", group, exc_info=True)
+
+
+def _deliver(layer: BaseChannelLayer, group: str, message: dict[str, Any]) -> None:
+    if isinstance(layer, InMemoryChannelLayer):
+        async_to_sync(layer.group_send)(group, message)
+    else:
+        _sender.send(layer, group, message)
+
+
+def _loop_running_here() -> bool:
+    """Whether this thread runs an event loop while it runs synchronous code that publishes
+    (a client driving one from greenlets does, as Playwright's synchronous API): no other loop
+    may be run in it, nor ``async_to_sync`` used."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def _in_a_thread_of_its_own(send: Callable[..., None], *args: Any) -> None:
+    """``send(*args)`` in a new thread, waited for (its failure raised here), for a thread
+    that may not run the sender's loop itself."""
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            send(*args)
+        except BaseException as error:  # noqa: BLE001 - handed to the publishing thread
+            failed.append(error)
+
+    thread = threading.Thread(target=run, name="live-update", daemon=True)
+    thread.start()
+    thread.join(2 * SEND_TIMEOUT)  # the sender gives up after one, waiting for another
+    if thread.is_alive():
+        raise TimeoutError(f"the live update took more than {2 * SEND_TIMEOUT} s")
+    if failed:
+        raise failed[0]

@@ -245,6 +245,31 @@ def test_the_loop_sends_through_a_layer_no_other_loop_uses(
     assert recording.sent[-1].loop is first.loop
 
 
+async def test_synchronous_code_in_a_thread_running_a_loop_still_publishes(
+    recording: type[RecordingLayer],
+) -> None:
+    # As a test driving a browser through Playwright's synchronous API does: its thread runs
+    # the client's event loop while the test's own code (which stores and publishes) runs.
+    live.publish_now(live.GAME, 7)
+    (sent,) = recording.sent
+    assert sent.group == "live.game.7"
+    assert sent.thread is not threading.current_thread()  # a thread of its own sent it
+
+
+def test_a_failure_in_the_thread_of_its_own_is_logged_as_any_other(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def refused(*args: Any) -> None:
+        raise ConnectionError("Redis is down")
+
+    monkeypatch.setattr(live, "_loop_running_here", lambda: True)
+    monkeypatch.setattr(live, "_deliver", refused)
+    with caplog.at_level(logging.WARNING, logger="tarabish_site.live"):
+        live.publish_now(live.GAME, 8)
+    assert "live update to live.game.8 not sent" in caplog.text
+    assert "Redis is down" in caplog.text
+
+
 @override_settings(CHANNEL_LAYERS={"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}})
 def test_the_in_memory_layer_is_sent_to_as_it_is_shared() -> None:
     # Its groups and queues live in the one instance: another would reach nobody.
