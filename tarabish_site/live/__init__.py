@@ -56,6 +56,7 @@ import os
 import re
 import threading
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -219,7 +220,7 @@ def _send(group: str, message: dict[str, Any]) -> None:
         return
     try:
         if _loop_running_here():
-            _in_a_thread_of_its_own(_deliver, layer, group, message)
+            _in_a_thread_of_its_own(layer, group, message)
         else:
             _deliver(layer, group, message)
     except Exception:  # a layer that cannot be reached never fails a write that has committed
@@ -244,21 +245,12 @@ def _loop_running_here() -> bool:
     return True
 
 
-def _in_a_thread_of_its_own(send: Callable[..., None], *args: Any) -> None:
-    """``send(*args)`` in a new thread, waited for (its failure raised here), for a thread
-    that may not run the sender's loop itself."""
-    failed: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            send(*args)
-        except BaseException as error:  # noqa: BLE001 - handed to the publishing thread
-            failed.append(error)
-
-    thread = threading.Thread(target=run, name="live-update", daemon=True)
-    thread.start()
-    thread.join(2 * SEND_TIMEOUT)  # the sender gives up after one, waiting for another
-    if thread.is_alive():
-        raise TimeoutError(f"the live update took more than {2 * SEND_TIMEOUT} s")
-    if failed:
-        raise failed[0]
+def _in_a_thread_of_its_own(layer: BaseChannelLayer, group: str, message: dict[str, Any]) -> None:
+    """:func:`_deliver` in a new thread, waited for (its failure raised here), for a thread that
+    may not run the sender's loop itself."""
+    pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="live-update")
+    try:
+        # the sender gives up after SEND_TIMEOUT, and may wait as long for another thread
+        pool.submit(_deliver, layer, group, message).result(timeout=2 * SEND_TIMEOUT)
+    finally:
+        pool.shutdown(wait=False)
