@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.decorators import login_required
 from django.db import transaction
@@ -122,6 +123,7 @@ def table_page(request: HttpRequest, pk: int) -> HttpResponse:
         "preset": preset_name(table.ruleset_preset),
         "rules": ruleset_lines(table.engine_ruleset),
         "words": play_words(),
+        "poll_ms": round(settings.PLAY_POLL_SECONDS * 1000),
     }
     return render(request, "play/table.html", context)
 

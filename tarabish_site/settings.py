@@ -219,6 +219,9 @@ PLAY_COMPUTER_DELAY = (
 #: Seconds the computer players hold their next move while a person may call bella (it is
 #: called right after the card, before anyone else acts).
 PLAY_BELLA_WAIT = env.float("PLAY_BELLA_WAIT", default=4.0)
+#: Seconds between two looks at a table's state by a page that cannot hold its WebSocket open
+#: (it polls instead, and each look also lets the computer players move).
+PLAY_POLL_SECONDS = env.float("PLAY_POLL_SECONDS", default=0.7)
 
 # --------------------------------------------------------------------------------------- celery
 CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="")

@@ -187,6 +187,7 @@ def _check_game(page: Any, played: Played) -> None:
 
 def _computers_at_once(settings: Any, monkeypatch: Any) -> None:
     settings.PLAY_COMPUTER_DELAY = (0.0, 0.0)
+    settings.PLAY_POLL_SECONDS = 0.15  # a page that polls looks again this often
     monkeypatch.setattr("play.services.deal", _rigged(deal))
 
 
@@ -222,4 +223,6 @@ def test_a_whole_game_by_polling(page: Any, settings: Any, monkeypatch: Any) -> 
     played = _play_game(page)
     _check_game(page, played)
     assert len(posted) >= 9
+    page.goto(f"/play/{Table.objects.get(name='Kitchen').pk}/")
+    assert page.locator("#play").get_attribute("data-poll") == "150"
     assert Table.objects.get(name="Kitchen").phase == Table.Phase.GAME_OVER
