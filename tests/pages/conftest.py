@@ -5,6 +5,7 @@ Playwright's sync API runs an event loop in this thread; the Django ORM calls th
 beside it are ordinary synchronous calls, which Django would refuse while a loop runs.
 """
 
+import asyncio
 import os
 import threading
 import time
@@ -12,9 +13,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from channels.db import database_sync_to_async
 from django.conf import settings
 from django.core.servers.basehttp import WSGIServer
-from django.db import connection
+from django.db import connection, connections
 from django.test import Client
 from django.test.testcases import LiveServerThread
 
@@ -131,7 +133,9 @@ class AsgiLiveServer:
 
 
 @pytest.fixture(scope="session")
-def asgi_live_server(_live_server_on_sqlite: None) -> Iterator[AsgiLiveServer]:
+def asgi_live_server(
+    _live_server_on_sqlite: None, django_db_setup: None, django_db_blocker: Any
+) -> Iterator[AsgiLiveServer]:
     """The whole ASGI application (HTTP and WebSockets, as ``make run`` serves them) under
     daphne in a thread of this process, so its database is the test's: pages and sockets on
     one address, answered ``http://localhost:<port>``. Twisted's reactor runs once a process,
@@ -141,6 +145,7 @@ def asgi_live_server(_live_server_on_sqlite: None) -> Iterator[AsgiLiveServer]:
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
     from twisted.internet import reactor
 
+    from play.consumers import db_threads_stop
     from tarabish_site.asgi import application
 
     server = Server(
@@ -159,6 +164,13 @@ def asgi_live_server(_live_server_on_sqlite: None) -> Iterator[AsgiLiveServer]:
     yield AsgiLiveServer(server)
     reactor.callFromThread(server.stop)
     thread.join(10)
+    # Before the test database is dropped (this fixture is set up after it, so torn down
+    # first), the threads where the server's synchronous code ran close their connections
+    # (PostgreSQL): the one thread shared by thread-sensitive code (the watch consumer, the
+    # sessions' look-up), then the online tables' database threads.
+    with django_db_blocker.unblock():
+        asyncio.run(database_sync_to_async(connections.close_all)())
+    db_threads_stop()
 
 
 @pytest.fixture
