@@ -16,7 +16,7 @@ from asgiref.sync import async_to_sync
 from channels.db import database_sync_to_async
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
-from django.db import transaction
+from django.db import connections, transaction
 from django.test import override_settings
 
 from tarabish_site import live
@@ -208,12 +208,22 @@ def recording() -> Iterator[type[RecordingLayer]]:
     RecordingLayer.delay = RecordingLayer.block = 0.0
 
 
+def _publish_in_a_thread(key: int) -> None:
+    """A game's change published by a thread of its own, which then closes its database
+    connection as a server's threads do (``publish`` asks the connection whether it is in a
+    transaction, which connects), so the test database can be dropped at the end."""
+    try:
+        live.publish(live.GAME, key)
+    finally:
+        connections.close_all()
+
+
 def test_messages_go_through_one_event_loop_a_process_run_by_the_sender(
     recording: type[RecordingLayer], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     for key in (1, 2):
         live.publish(live.GAME, key)
-    other = threading.Thread(target=live.publish, args=(live.GAME, 3))
+    other = threading.Thread(target=_publish_in_a_thread, args=(3,))
     other.start()
     other.join()
     assert [sent.group for sent in recording.sent] == [f"live.game.{n}" for n in (1, 2, 3)]
@@ -311,7 +321,7 @@ def test_threads_send_one_at_a_time_each_waiting_a_while_at_most(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     recording.delay = 0.2
-    threads = [threading.Thread(target=live.publish, args=(live.GAME, n)) for n in (1, 2)]
+    threads = [threading.Thread(target=_publish_in_a_thread, args=(n,)) for n in (1, 2)]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -320,7 +330,7 @@ def test_threads_send_one_at_a_time_each_waiting_a_while_at_most(
     # A thread that waited for another's message longer than a message may take gives up.
     recording.delay, recording.block = 0.0, 1.0  # stuck where it cannot be cancelled
     monkeypatch.setattr(live, "SEND_TIMEOUT", 0.3)
-    slow = threading.Thread(target=live.publish, args=(live.GAME, 3))
+    slow = threading.Thread(target=_publish_in_a_thread, args=(3,))
     with caplog.at_level(logging.WARNING, logger="tarabish_site.live"):
         slow.start()
         time.sleep(0.1)  # the slow message is being sent
