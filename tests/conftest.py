@@ -12,7 +12,6 @@ Ordinary tests run Celery tasks in-process in both modes (they test logic, not t
 only tests that ask for the ``celery_worker`` fixture send tasks through the broker.
 """
 
-import asyncio
 import inspect
 import os
 import shutil
@@ -152,10 +151,10 @@ async def _sockets_leave_nothing() -> AsyncIterator[None]:
     threads where consumers ran their queries closed, so the next test starts clean and the test
     database can be dropped at the end."""
     yield
-    from channels.db import database_sync_to_async
     from channels.layers import InMemoryChannelLayer, get_channel_layer
     from channels_redis.pubsub import RedisPubSubChannelLayer
-    from django.db import connections
+
+    from tests.websockets import close_server_connections
 
     layer = get_channel_layer()
     if isinstance(layer, InMemoryChannelLayer | RedisPubSubChannelLayer):
@@ -163,10 +162,7 @@ async def _sockets_leave_nothing() -> AsyncIterator[None]:
         # (its subscriptions forgotten, its connections closed), not the session's daphne
         # thread's.
         await layer.flush()
-    await database_sync_to_async(connections.close_all)()
-    from play.consumers import db_threads_stop
-
-    await asyncio.to_thread(db_threads_stop)
+    await close_server_connections()
 
 
 @pytest.fixture(scope="session")

@@ -6,13 +6,16 @@ The origin check reads ALLOWED_HOSTS when the application is built (before the t
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
+from django.db import connections
 from django.test import Client
 
+from play.consumers import db_threads_stop
 from tarabish_site.asgi import application
 
 
@@ -37,3 +40,12 @@ async def connect(
     communicator = WebsocketCommunicator(application, path, headers=headers)
     connected, code = await communicator.connect(timeout=5)
     return communicator, connected, code
+
+
+async def close_server_connections() -> None:
+    """Close the database connections of the threads where the application's synchronous code
+    ran: the one thread thread-sensitive code shares (the consumers' checks, the session's
+    look-up), then the online tables' database threads. So the next test starts clean and the
+    test database can be dropped at the end."""
+    await database_sync_to_async(connections.close_all)()
+    await asyncio.to_thread(db_threads_stop)

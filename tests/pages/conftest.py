@@ -13,10 +13,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from channels.db import database_sync_to_async
 from django.conf import settings
 from django.core.servers.basehttp import WSGIServer
-from django.db import connection, connections
+from django.db import connection
 from django.test import Client
 from django.test.testcases import LiveServerThread
 
@@ -145,8 +144,8 @@ def asgi_live_server(
     from django.contrib.staticfiles.handlers import ASGIStaticFilesHandler
     from twisted.internet import reactor
 
-    from play.consumers import db_threads_stop
     from tarabish_site.asgi import application
+    from tests.websockets import close_server_connections
 
     server = Server(
         application=ASGIStaticFilesHandler(application),  # type: ignore[arg-type]
@@ -165,12 +164,9 @@ def asgi_live_server(
     reactor.callFromThread(server.stop)
     thread.join(10)
     # Before the test database is dropped (this fixture is set up after it, so torn down
-    # first), the threads where the server's synchronous code ran close their connections
-    # (PostgreSQL): the one thread shared by thread-sensitive code (the watch consumer, the
-    # sessions' look-up), then the online tables' database threads.
+    # first), the threads where the server's synchronous code ran close their connections.
     with django_db_blocker.unblock():
-        asyncio.run(database_sync_to_async(connections.close_all)())
-    db_threads_stop()
+        asyncio.run(close_server_connections())
 
 
 @pytest.fixture
