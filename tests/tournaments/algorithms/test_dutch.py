@@ -138,10 +138,22 @@ def test_whole_events_never_repeat_a_pairing_nor_a_bye(n: int, seed: int) -> Non
     assert max(met.values()) == 1
     byes = [rnd.bye for rnd in played if rnd.bye is not None]
     assert len(byes) == len(set(byes))
-    # score-group integrity: most pairs meet inside their group
+    # Score-group integrity: most pairs meet inside their group, two in three from eleven
+    # entries. Smaller fields run out of rematch-free pairings inside the groups, and up to
+    # half may float: five entries over three rounds can be left one pairing for the last
+    # round, across groups (every result of every field up to nine entries was tried).
     pairs = sum(len(rnd.pairings) for rnd in played)
     floats = sum(rnd.floats for rnd in played)
-    assert floats <= max(2, pairs // 3)
+    assert floats <= max(2, pairs // 3 if n >= 11 else pairs // 2)
+
+
+@pytest.mark.parametrize(("n", "seed"), [(5, 0), (9, 31), (10, 73)])
+def test_small_fields_float_at_most_half_of_their_pairs(n: int, seed: int) -> None:
+    # events where the bye and the pairs already met leave only pairings across groups
+    played = play(n, seed)
+    pairs = sum(len(rnd.pairings) for rnd in played)
+    floats = sum(rnd.floats for rnd in played)
+    assert pairs // 3 < floats <= pairs // 2
 
 
 @pytest.mark.parametrize("n", [512, 1024])
