@@ -79,15 +79,26 @@ def _cards(page: Any) -> list[str]:
 
 
 def _drag_and_reload(page: Any, played: Played) -> None:
-    """Drag the first card onto the third: it moves there, and stays there after a reload."""
-    before = _cards(page)
-    page.locator("#hand .card").nth(0).drag_to(page.locator("#hand .card").nth(2))
-    after = [*before[1:3], before[0], *before[3:]]
-    page.wait_for_function(
-        "order => [...document.querySelectorAll('#hand .card')].map(e => e.dataset.card)"
-        ".join(' ') === order",
-        arg=" ".join(after),
-    )
+    """Drag the first card onto the third: it moves there, and stays there after a reload.
+
+    The hand can be drawn again between reading it and dropping the card (the computers
+    move at once, and cards are picked up after the call): the card then lands where the
+    new drawing put the third card, and the drag is made again on the hand as it is."""
+    for attempt in range(3):
+        before = _cards(page)
+        page.locator("#hand .card").nth(0).drag_to(page.locator("#hand .card").nth(2))
+        after = [*before[1:3], before[0], *before[3:]]
+        try:
+            page.wait_for_function(
+                "order => [...document.querySelectorAll('#hand .card')]"
+                ".map(e => e.dataset.card).join(' ') === order",
+                arg=" ".join(after),
+                timeout=4000,
+            )
+            break
+        except PlaywrightTimeout:
+            if attempt == 2:
+                raise
     played.dragged = True
     page.reload()
     page.wait_for_selector("#play[data-phase='playing']")
