@@ -130,6 +130,11 @@ def play(n: int, seed: int, rounds: int | None = None) -> list[SwissRound]:
     return played
 
 
+def floats_and_pairs(played: list[SwissRound]) -> tuple[int, int]:
+    """The pairings across score groups in an event, and all its pairings."""
+    return sum(rnd.floats for rnd in played), sum(len(rnd.pairings) for rnd in played)
+
+
 @settings(deadline=None, max_examples=30)
 @given(st.integers(min_value=2, max_value=48), st.integers(min_value=0, max_value=10**6))
 def test_whole_events_never_repeat_a_pairing_nor_a_bye(n: int, seed: int) -> None:
@@ -142,17 +147,14 @@ def test_whole_events_never_repeat_a_pairing_nor_a_bye(n: int, seed: int) -> Non
     # entries. Smaller fields run out of rematch-free pairings inside the groups, and up to
     # half may float: five entries over three rounds can be left one pairing for the last
     # round, across groups (every result of every field up to nine entries was tried).
-    pairs = sum(len(rnd.pairings) for rnd in played)
-    floats = sum(rnd.floats for rnd in played)
+    floats, pairs = floats_and_pairs(played)
     assert floats <= max(2, pairs // 3 if n >= 11 else pairs // 2)
 
 
 @pytest.mark.parametrize(("n", "seed"), [(5, 0), (9, 31), (10, 73)])
 def test_small_fields_float_at_most_half_of_their_pairs(n: int, seed: int) -> None:
     # events where the bye and the pairs already met leave only pairings across groups
-    played = play(n, seed)
-    pairs = sum(len(rnd.pairings) for rnd in played)
-    floats = sum(rnd.floats for rnd in played)
+    floats, pairs = floats_and_pairs(play(n, seed))
     assert pairs // 3 < floats <= pairs // 2
 
 
