@@ -5,7 +5,6 @@ from csp.decorators import csp_update
 from django.contrib import admin
 from django.contrib.auth.views import LogoutView
 from django.urls import include, path, re_path
-from django.views.generic import TemplateView
 from drf_spectacular.views import (
     SpectacularAPIView,
     SpectacularRedocView,
@@ -15,6 +14,7 @@ from rest_framework.permissions import AllowAny
 from rest_framework.routers import APIRootView, DefaultRouter
 
 from scoring.api import urls as scoring_api
+from tarabish_site import pages
 from tarabish_site.accounts import SignInView
 from tarabish_site.api.auth import TokenListView, TokenRevokeView, TokenView
 from tarabish_site.api.exceptions import (
@@ -55,7 +55,7 @@ api_urlpatterns = [
 
 urlpatterns = [
     path("api/v1/", include((api_urlpatterns, "api"))),
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("", pages.home, name="home"),
     path("healthz", healthz, name="healthz"),
     path("metrics", metrics_view, name="metrics"),
     path("accounts/sign-in/", SignInView.as_view(), name="login"),
