@@ -166,13 +166,25 @@ def _slot_text(
     entry = slot.get("entry")
     if entry is not None:
         return names.get(entry) or slot.get("name") or str(entry), "name"
-    kind = slot["source"]["kind"]
-    if kind == "bye" or bye:
+    if bye:
         return translate("Bye"), "bye"
+    return source_text(slot["source"], translate), "bye"
+
+
+def source_text(source: Mapping[str, Any], translate: Translate) -> str:
+    """Where a bracket slot's entry comes from, in words: "Seed 3", "Winner W1-2", "Loser
+    W1-2" or "Bye" (``source`` as a bracket document or a match's ``home_source`` holds it).
+
+    >>> source_text({"kind": "winner", "match": "L2-1", "seed": None}, str)
+    'Winner L2-1'
+    """
+    kind = source["kind"]
+    if kind == "bye":
+        return translate("Bye")
     if kind == "seed":
-        return f"{translate('Seed')} {slot['source']['seed']}", "bye"
+        return f"{translate('Seed')} {source['seed']}"
     word = translate("Winner") if kind == "winner" else translate("Loser")
-    return f"{word} {slot['source']['match']}", "bye"
+    return f"{word} {source['match']}"
 
 
 def _clip(text: str, limit: int = CLIP) -> str:

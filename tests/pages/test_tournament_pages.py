@@ -19,6 +19,7 @@ from tests.tournaments.factories import add_stage, tournament_ready
 from tests.tournaments.helpers import win_match
 from tournaments.models import Match, Stage
 from tournaments.services import match_game_start, stage_start, standings_recompute
+from tournaments.templatetags.matches import awaited
 
 pytestmark = pytest.mark.django_db
 
@@ -404,6 +405,40 @@ def test_a_losers_bracket_slot_waiting_on_a_match_says_so_not_bye(client):
     assert drawn.count(">Bye<") == 1
     assert f">{escape(played.home.team.name)}<" in drawn
     assert "Loser W1-2" not in drawn
+
+
+def test_a_match_waiting_on_others_names_them_wherever_it_is_listed(client):
+    tournament, stage = started(4, "double_elim")
+    client.force_login(tournament.organiser)
+    day = client.get(reverse("tournaments:director-day", args=[tournament.slug]))
+    waiting = day.content.decode().split("Waiting for earlier results", 1)[1]
+
+    def versus(home: str, away: str) -> str:
+        return f'{home}</span> <span class="muted">v</span> <span class="muted">{away}</span>'
+
+    assert versus("Winner W1-1", "Winner W1-2") in waiting  # W2-1
+    assert versus("Loser W1-1", "Loser W1-2") in waiting  # L1-1
+    assert "to be decided" not in waiting
+    schedule = client.get(reverse("tournaments:schedule", args=[tournament.slug]))
+    assert "Winner L1-1" in schedule.content.decode()  # L2-1, against the loser of W2-1
+    final = Match.objects.get(stage=stage, key="W2-1")
+    match_page = client.get(reverse("tournaments:match-detail", args=[final.pk]))
+    assert "<title>Winner W1-1 v Winner W1-2 · " in match_page.content.decode()
+    # once a team is known it is named, and the other side still says where it comes from
+    played = win_match(Match.objects.get(stage=stage, key="W1-1"), "home")
+    match_page = client.get(reverse("tournaments:match-detail", args=[final.pk]))
+    assert f"<title>{escape(played.home.display_name)} v Winner W1-2 · " in (
+        match_page.content.decode()
+    )
+
+
+def test_a_match_no_draw_feeds_is_still_to_be_decided():
+    # a Swiss or pool round not yet paired has no source: nothing says who will play
+    unpaired = Match(home_source=None, away_source={"kind": "bye", "seed": None, "match": None})
+    assert awaited(unpaired, "home") == "to be decided"
+    assert awaited(unpaired, "away") == "to be decided"
+    seeded = Match(home_source={"kind": "seed", "seed": 3, "match": None})
+    assert awaited(seeded, "home") == "Seed 3"
 
 
 def test_final_placings_show_every_placed_team(client):
