@@ -39,6 +39,12 @@ def test_the_lobby_lists_open_tables_with_their_seats(
     assert "Sign up to play" in text
 
 
+def test_the_new_tables_checkboxes_sit_inside_their_labels() -> None:
+    page = _client(UserFactory.create()).get("/play/").content.decode()
+    for name in ("public", "computers"):
+        assert f'<label for="id_table-{name}"><input type="checkbox" name="table-{name}"' in page
+
+
 def test_signing_up_in_one_step_gives_an_account_and_a_player() -> None:
     client = _client()
     answer = client.post(
