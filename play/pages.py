@@ -41,6 +41,15 @@ def _tables(request: HttpRequest) -> list[Table]:
     )
     for table in tables:
         table.preset_name = preset_name(table.ruleset_preset)  # type: ignore[attr-defined]
+        # the seat the person looking holds at this table, if any: theirs to go back to
+        table.your_seat = next(  # type: ignore[attr-defined]
+            (
+                seat.number
+                for seat in table.seats.all()
+                if user.is_authenticated and seat.user_id == user.pk
+            ),
+            None,
+        )
     return tables
 
 

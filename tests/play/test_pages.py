@@ -39,6 +39,27 @@ def test_the_lobby_lists_open_tables_with_their_seats(
     assert "Sign up to play" in text
 
 
+def test_the_lobby_sends_a_seated_player_back_to_their_seat_and_others_to_watch() -> None:
+    ann = UserFactory.create()
+    _client(ann).post(
+        "/play/",
+        {
+            "table-name": "Ann's",
+            "table-ruleset_preset": "cape-breton-standard",
+            "table-public": "on",
+        },
+    )
+    table = Table.objects.get(name="Ann's")
+    seat = Seat.objects.get(table=table, user=ann).number
+    mine = _client(ann).get("/play/").content.decode()
+    assert f'href="/play/{table.pk}/">Back to your seat ({seat})</a>' in mine
+    assert "(you)</span>" in mine
+    theirs = _client(UserFactory.create()).get("/play/").content.decode()
+    assert f'href="/play/{table.pk}/">Watch</a>' in theirs
+    assert "Back to your seat" not in theirs
+    assert "(you)" not in theirs
+
+
 def test_the_new_tables_checkboxes_sit_inside_their_labels() -> None:
     page = _client(UserFactory.create()).get("/play/").content.decode()
     for name in ("public", "computers"):
