@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 from django.urls import reverse
+from playwright.sync_api import expect
 
 from scoring import services as scoring_services
 from tests.scoring.factories import GameFactory, PlayerFactory, UserFactory, summary
@@ -124,4 +125,35 @@ def test_the_big_screen_fills_a_projector_and_long_names_fit(browser, live_serve
     for cell in page.locator(".now-playing td.teams, .standings td.team").all():
         assert cell.evaluate("el => el.scrollWidth <= el.clientWidth"), cell.inner_text()
     assert page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_running_bracket_takes_the_projectors_whole_width_and_fits_its_height(
+    browser, live_server
+):
+    tournament = tournament_ready(8)
+    stage = add_stage(tournament, "double_elim")
+    services.stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    context = browser.new_context(
+        base_url=live_server.url, viewport={"width": 1920, "height": 1080}
+    )
+    page = context.new_page()
+    page.goto(f"/tournaments/{tournament.slug}/screen/")
+    drawn = page.evaluate(
+        """() => {
+          const svg = document.querySelector('svg.bracket');
+          const box = svg.getBoundingClientRect();
+          const font = parseFloat(getComputedStyle(svg.querySelector('text.name')).fontSize);
+          return {width: box.width, bottom: box.bottom,
+                  type: font * box.width / svg.viewBox.baseVal.width};
+        }"""
+    )
+    assert drawn["width"] > 1920 * 0.9  # not a column beside the standings
+    assert drawn["bottom"] <= 1080  # the grand final is on the screen, nobody scrolls
+    assert drawn["type"] >= 15  # names at the drawing's own size or larger
+    # what is played comes below it, on the same page
+    first = ready_matches(stage.pk)[0]
+    expect(page.locator(".now-playing")).to_contain_text(first.home.team.name)
     context.close()
