@@ -8,10 +8,11 @@ from django.core.exceptions import RequestDataTooBig
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.middleware.common import CommonMiddleware
+from django.shortcuts import render
 from django.urls import Resolver404, resolve
 from django.utils.translation import get_language
 from django.views.decorators.csrf import csrf_exempt
-from django.views.defaults import bad_request, page_not_found, permission_denied, server_error
+from django.views.defaults import bad_request, permission_denied, server_error
 from rest_framework import exceptions as drf_exceptions
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
@@ -134,7 +135,12 @@ def json_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     if _is_api(request):
         body = error_body(f"There is nothing at {request.path}.", "not_found")
         return JsonResponse(body, status=404)
-    return page_not_found(request, exception)
+    # A page's own reason ("There is no such tournament.") is said; an address that matched no
+    # route has none (the resolver's is for developers).
+    reason = None
+    if not isinstance(exception, Resolver404) and exception.args:
+        reason = exception.args[0] if isinstance(exception.args[0], str) else None
+    return render(request, "404.html", {"reason": reason}, status=404)
 
 
 def json_bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
