@@ -364,11 +364,16 @@ def matches_for(stage_or_tournament: Stage | Tournament) -> QuerySet[Match]:
     ).order_by("stage__order", "round_id", "number")
 
 
-def tournament_schedule(tournament: Tournament, *, states: Sequence[str] = ()) -> list[Match]:
-    """The day's matches with round, table and teams, in playing order."""
+def tournament_schedule(
+    tournament: Tournament, *, states: Sequence[str] = (), entry: int | None = None
+) -> list[Match]:
+    """The day's matches with round, table and teams, in playing order; with ``entry``, only
+    the matches that entry plays (or played)."""
     qs = matches_for(tournament).exclude(state=Match.State.VOID)
     if states:
         qs = qs.filter(state__in=states)
+    if entry is not None:
+        qs = qs.filter(Q(home_id=entry) | Q(away_id=entry))
     matches = list(qs)
     name_entries(tournament, matches)
     return matches

@@ -441,6 +441,27 @@ def test_a_match_no_draw_feeds_is_still_to_be_decided():
     assert awaited(seeded, "home") == "Seed 3"
 
 
+def test_the_schedule_shows_one_teams_matches_when_asked(client, django_assert_max_num_queries):
+    tournament, stage = started(6, "swiss", swiss_rounds=3)
+    url = reverse("tournaments:schedule", args=[tournament.slug])
+    every = client.get(url).content.decode()
+    assert every.count("<tr data-match=") == 3  # round 1 of six teams
+    match = Match.objects.filter(stage=stage).order_by("number").first()
+    team = match.home
+    with django_assert_max_num_queries(6):
+        response = client.get(url, {"team": team.pk})
+    page = response.content.decode()
+    assert page.count("<tr data-match=") == 1
+    assert f'<tr data-match="{match.pk}"' in page
+    assert f"<h1>Matches of {escape(team.team.name)}</h1>" in page
+    assert f'<option value="{team.pk}" selected>' in page
+    assert f'href="{url}">Every match of the tournament</a>' in page
+    # a team that is not in the tournament is said so, not shown as an empty schedule
+    missing = client.get(url, {"team": 987654})
+    assert missing.status_code == 404
+    assert "There is no such team in this tournament." in missing.content.decode()
+
+
 def test_final_placings_show_every_placed_team(client):
     tournament, _stage = started(11, "single_elim")
     for place, entry in enumerate(tournament.entries.order_by("seed"), start=1):

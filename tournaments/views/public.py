@@ -6,9 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from csp.decorators import csp_replace
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.clickjacking import xframe_options_exempt
 from django.views.decorators.http import conditional_page, require_GET
 
@@ -20,6 +21,7 @@ from tournaments.views.common import (
     _stage_of,
     _tournament_or_404,
     entry_items,
+    follow_options,
     placing_items,
     stage_context,
     with_pages,
@@ -91,14 +93,24 @@ def _self_registration(
 
 @require_GET
 def schedule(request: HttpRequest, slug: str) -> HttpResponse:
-    """Every match of the tournament with its round, table, result and state."""
+    """Every match of the tournament with its round, table, result and state; with ``?team=``
+    (an entry), that team's matches alone: where and whom a player plays next."""
     tournament = _tournament_or_404(request, slug)
+    teams = selectors.entry_display_names(tournament)
+    team = _highlight(request)
+    if team is not None and team not in teams:
+        raise Http404(_("There is no such team in this tournament."))
     return render(
         request,
         "tournaments/schedule.html",
         {
             "tournament": tournament,
-            "schedule": with_pages(selectors.tournament_schedule(tournament)),
+            "schedule": with_pages(selectors.tournament_schedule(tournament, entry=team)),
+            "team": team,
+            "team_name": teams.get(team) if team is not None else None,
+            "team_options": follow_options(
+                sorted(teams.items(), key=lambda item: item[1].casefold()), team
+            ),
         },
     )
 
