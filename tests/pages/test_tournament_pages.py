@@ -216,11 +216,17 @@ def test_team_and_player_pages(client):
     assert "Won" in page
     games = page.split("Recent games", 1)[1]
     assert "<th>Against</th>" in games
-    assert "<th>With</th>" not in games  # on its own page, a team plays with itself
+    assert ">With</th>" not in games  # on its own page, a team plays with itself
     player = client.get(reverse("tournaments:player-detail", args=[team.player_one_id]))
     assert player.status_code == 200
     assert escape(team.name) in player.content.decode()
-    assert "<th>With</th>" in player.content.decode()  # a player's partner may change
+    shown = player.content.decode()
+    assert '<th class="col-partner">With</th>' in shown  # a player's partner may change
+    partner = reverse("tournaments:player-detail", args=[team.player_two_id])
+    assert (
+        f'<td class="col-partner"><a href="{partner}">{escape(team.player_two.display_name)}</a>'
+        in shown
+    )
 
     # The chart dates a rating by the hall's day, as the table beside it does: 02:00 UTC on
     # the 25th is the evening of the 24th in Halifax.

@@ -63,12 +63,16 @@ def _tournaments_of(games: Sequence[Game]) -> set[int]:
 
 
 def game_lines(
-    games: Sequence[Game], team_ids: set[int], names: dict[tuple[int, int], str]
+    games: Sequence[Game],
+    team_ids: set[int],
+    names: dict[tuple[int, int], str],
+    player_id: int | None = None,
 ) -> list[dict[str, Any]]:
     """A player's or team's games: the opponents, the score from their side, won or lost
-    (``games`` with :data:`GAME_TEAMS` joined). The teams of a tournament's game are named as
-    that tournament tells them from their namesakes (``names``, by tournament and team);
-    those of another game, where they share a name, by their community, else by a number."""
+    (``games`` with :data:`GAME_TEAMS` joined), and for a player's (``player_id``) the
+    partner they played with. The teams of a tournament's game are named as that tournament
+    tells them from their namesakes (``names``, by tournament and team); those of another
+    game, where they share a name, by their community, else by a number."""
     lines = []
     for game in games:
         ours_a = game.team_a_id in team_ids
@@ -79,18 +83,20 @@ def game_lines(
             won = (game.winner == "team_a") == ours_a
         tournament = _tournament_of(game)
         if tournament is not None:
-            us_name = names.get((tournament, us.pk), us.name)
             them_name = names.get((tournament, them.pk), them.name)
-        else:
-            us_name, them_name = selectors.names_told_apart(
+        else:  # told apart from the team it played, when both share a name
+            _, them_name = selectors.names_told_apart(
                 [(us.name, _community(us)), (them.name, _community(them))]
             )
+        partner = None
+        if player_id is not None:
+            partner = us.player_two if us.player_one_id == player_id else us.player_one
         lines.append(
             {
                 "game": game,
                 "us": us,
                 "them": them,
-                "us_name": us_name,
+                "partner": partner,
                 "them_name": them_name,
                 "score": score,
                 "won": won,
@@ -151,7 +157,7 @@ def player_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "player": player,
             "teams": teams,
-            "games": game_lines(games, {t.pk for t in teams}, names),
+            "games": game_lines(games, {t.pk for t in teams}, names, player_id=pk),
             "rating": history.current,
             "changes": list(reversed(history.changes)),
             "rating_chart": rating_chart(history),
