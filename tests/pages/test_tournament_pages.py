@@ -251,6 +251,11 @@ def test_team_and_player_pages(client):
         f"{match.home.team.name} v {match.away.team.name} · {tournament.name}"
     )
     assert '<div class="sheet-wrap">\n<table>' in text
+    waiting = Match.objects.filter(stage=stage, state=Match.State.PENDING).first()
+    text = client.get(reverse("tournaments:match-detail", args=[waiting.pk])).content.decode()
+    # no games yet: said in words, not as a table whose head is the two teams' names
+    assert '<p class="muted">No game played yet.</p>' in text
+    assert '<div class="sheet-wrap">\n<table>' not in text
     assert " · one game</p>" in text  # not "best of 1 games"
 
 
