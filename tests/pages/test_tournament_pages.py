@@ -214,6 +214,10 @@ def test_team_and_player_pages(client):
     page = client.get(reverse("tournaments:team-detail", args=[team.pk])).content.decode()
     assert tournament.name in page
     assert "Won" in page
+    # its tournament's schedule, narrowed to its matches, a tap away
+    entry = match.home
+    schedule = reverse("tournaments:schedule", args=[tournament.slug])
+    assert f'href="{schedule}?team={entry.pk}">its matches</a>' in page
     games = page.split("Recent games", 1)[1]
     assert "<th>Against</th>" in games
     assert ">With</th>" not in games  # on its own page, a team plays with itself
