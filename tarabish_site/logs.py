@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
+import time
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar, Token
 from typing import Any
@@ -112,4 +114,37 @@ class ContextFilter(logging.Filter):
                 setattr(record, key, value)
         if not hasattr(record, "request_id"):
             record.request_id = "-"
+        return True
+
+
+class RepeatFilter(logging.Filter):
+    """Let the first record of a kind (its logger and message) through, hold back those like
+    it for ``seconds`` after, and give the next one let through the number held back
+    (``repeated``, a field of the JSON line, and ``(N more like it)`` after the text).
+
+    For a library that logs the same failure with its traceback every second for as long as
+    it lasts: channels-redis's receiving task while Redis is down, in every process that
+    holds a socket. The outage still shows at once and then once a period, with its count.
+    """
+
+    def __init__(self, seconds: float = 60.0, clock: Callable[[], float] = time.monotonic) -> None:
+        super().__init__()
+        self.seconds = seconds
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._seen: dict[tuple[str, object], tuple[float, int]] = {}
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        key = (record.name, record.msg)
+        now = self._clock()
+        with self._lock:
+            shown, held = self._seen.get(key, (None, 0))
+            if shown is not None and now - shown < self.seconds:
+                self._seen[key] = (shown, held + 1)
+                return False
+            self._seen[key] = (now, 0)
+        if held:
+            record.repeated = held
+            record.msg = f"{record.getMessage()} ({held} more like it)"
+            record.args = ()
         return True

@@ -509,7 +509,10 @@ if LOG_FORMAT not in {"json", "text"}:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "filters": {"context": {"()": "tarabish_site.logs.ContextFilter"}},
+    "filters": {
+        "context": {"()": "tarabish_site.logs.ContextFilter"},
+        "repeats": {"()": "tarabish_site.logs.RepeatFilter"},
+    },
     "formatters": {
         "text": {"format": "%(asctime)s %(levelname)s %(name)s [%(request_id)s] %(message)s"},
         "json": {
@@ -535,6 +538,9 @@ LOGGING = {
         "celery.app.trace": {"level": "WARNING"},
         # tarabish.request logs each request; runserver's line would be a second one.
         "django.server": {"level": "WARNING"},
+        # While Redis is down, the channel layer's receiving task logs the same traceback every
+        # second in each process holding sockets: once a minute is enough, with the count.
+        "channels_redis.pubsub": {"filters": ["repeats"]},
     },
 }
 if not PRODUCTION:
