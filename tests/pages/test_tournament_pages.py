@@ -451,6 +451,25 @@ def test_a_match_waiting_on_others_names_them_wherever_it_is_listed(client):
     )
 
 
+def test_round_names_are_in_the_pages_language_as_in_the_bracket(client):
+    tournament, stage = started(4, "double_elim")
+    client.force_login(tournament.organiser)
+    french = {"HTTP_ACCEPT_LANGUAGE": "fr-CA,fr;q=0.9"}
+    day = client.get(reverse("tournaments:director-day", args=[tournament.slug]), **french)
+    page = day.content.decode()
+    assert "Finale des gagnants · W2-1" in page
+    assert "Ronde 1 des perdants · L1-1" in page
+    assert "Winners final" not in page
+    final = Match.objects.get(stage=stage, key="W2-1")
+    shown = client.get(reverse("tournaments:match-detail", args=[final.pk]), **french)
+    assert "<p>Finale des gagnants (W2-1)" in shown.content.decode()
+    # and in English, as stored
+    assert (
+        "Winners final · W2-1"
+        in client.get(reverse("tournaments:schedule", args=[tournament.slug])).content.decode()
+    )
+
+
 def test_a_match_no_draw_feeds_is_still_to_be_decided():
     # a Swiss or pool round not yet paired has no source: nothing says who will play
     unpaired = Match(home_source=None, away_source={"kind": "bye", "seed": None, "match": None})

@@ -7,6 +7,7 @@ from django.utils.translation import gettext
 
 from tournaments.charts import source_text
 from tournaments.models import Match
+from tournaments.wording import round_words
 
 register = template.Library()
 
@@ -23,3 +24,9 @@ def awaited(match: Match, side: str) -> str:
     if not isinstance(source, dict) or source.get("kind") not in _NAMED:
         return gettext("to be decided")
     return source_text(source, gettext)
+
+
+@register.filter
+def in_words(name: str) -> str:
+    """A round's name as the system wrote it ("Losers round 2"), in the page's language."""
+    return round_words(name)

@@ -4,7 +4,6 @@ standings with their tie-breakers)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,6 +19,7 @@ from tournaments import selectors
 from tournaments.charts import MatchExtra, bracket_svg
 from tournaments.models import Entry, Match, Stage, Standing, Tournament
 from tournaments.services.standings import tiebreakers_for
+from tournaments.wording import bracket_words
 
 ELIMINATION = (Stage.Kind.SINGLE_ELIM, Stage.Kind.DOUBLE_ELIM)
 
@@ -39,52 +39,6 @@ TIEBREAKER_LABELS = {
     "opponents_match_win": gettext_lazy("Opponents' match-win percentage"),
     "seed": gettext_lazy("Seed"),
 }
-
-
-ROUND_WORDS = {
-    "Bye": gettext_lazy("Bye"),
-    "Seed": gettext_lazy("Seed"),
-    "Winner": gettext_lazy("Winner"),
-    "Loser": gettext_lazy("Loser"),
-    "Table": gettext_lazy("Table"),
-    "forfeit": gettext_lazy("forfeit"),
-    "Bracket": gettext_lazy("Bracket"),
-    "Final": gettext_lazy("Final"),
-    "Semi-finals": gettext_lazy("Semi-finals"),
-    "Quarter-finals": gettext_lazy("Quarter-finals"),
-    "Winners final": gettext_lazy("Winners final"),
-    "Winners semi-finals": gettext_lazy("Winners semi-finals"),
-    "Winners quarter-finals": gettext_lazy("Winners quarter-finals"),
-    "Losers final": gettext_lazy("Losers final"),
-    "Grand final": gettext_lazy("Grand final"),
-    "Grand final reset": gettext_lazy("Grand final reset"),
-    "Third place": gettext_lazy("Third place"),
-}
-
-
-NUMBERED_ROUNDS = (
-    (re.compile(r"^Losers round (\d+)$"), gettext_lazy("Losers round %(number)s")),
-    (re.compile(r"^Winners round (\d+)$"), gettext_lazy("Winners round %(number)s")),
-    (re.compile(r"^Round (\d+)$"), gettext_lazy("Round %(number)s")),
-)
-
-
-def bracket_words() -> Callable[[str], str]:
-    """Words inside the bracket drawing (round names included), in the page's language;
-    translated once per page."""
-    words = {key: str(value) for key, value in ROUND_WORDS.items()}
-    numbered = [(pattern, str(words_)) for pattern, words_ in NUMBERED_ROUNDS]
-
-    def translate(text: str) -> str:
-        if text in words:
-            return words[text]
-        for pattern, template in numbered:
-            found = pattern.match(text)
-            if found:
-                return template % {"number": found.group(1)}
-        return text
-
-    return translate
 
 
 def _tournament_or_404(request: HttpRequest, slug: str) -> Tournament:
