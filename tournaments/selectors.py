@@ -6,7 +6,7 @@ number of entries or matches.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -271,10 +271,16 @@ def team_display_names_in(
     return {(tournament, team): label for _, tournament, team, label in _told_apart(entries)}
 
 
-def name_entries(tournament: Tournament | int, things: Iterable[Any]) -> None:
+def name_entries(
+    tournament: Tournament | int,
+    things: Iterable[Any],
+    names: Mapping[int, str] | None = None,
+) -> None:
     """Give every entry in ``things`` (entries, matches, standings rows) its told-apart
-    ``display_name`` (one query, whatever their number)."""
-    names = entry_display_names(tournament)
+    ``display_name`` (one query, whatever their number; none when the caller already holds
+    the tournament's :func:`entry_display_names` as ``names``)."""
+    if names is None:
+        names = entry_display_names(tournament)
     for thing in things:
         if isinstance(thing, Entry):
             entries: Iterable[Entry | None] = (thing,)
@@ -365,17 +371,22 @@ def matches_for(stage_or_tournament: Stage | Tournament) -> QuerySet[Match]:
 
 
 def tournament_schedule(
-    tournament: Tournament, *, states: Sequence[str] = (), entry: int | None = None
+    tournament: Tournament,
+    *,
+    states: Sequence[str] = (),
+    entry: int | None = None,
+    names: Mapping[int, str] | None = None,
 ) -> list[Match]:
     """The day's matches with round, table and teams, in playing order; with ``entry``, only
-    the matches that entry plays (or played)."""
+    the matches that entry plays (or played). ``names``: the tournament's
+    :func:`entry_display_names`, when the caller has read them already."""
     qs = matches_for(tournament).exclude(state=Match.State.VOID)
     if states:
         qs = qs.filter(state__in=states)
     if entry is not None:
         qs = qs.filter(Q(home_id=entry) | Q(away_id=entry))
     matches = list(qs)
-    name_entries(tournament, matches)
+    name_entries(tournament, matches, names)
     return matches
 
 

@@ -105,7 +105,9 @@ def schedule(request: HttpRequest, slug: str) -> HttpResponse:
         "tournaments/schedule.html",
         {
             "tournament": tournament,
-            "schedule": with_pages(selectors.tournament_schedule(tournament, entry=team)),
+            "schedule": with_pages(
+                selectors.tournament_schedule(tournament, entry=team, names=teams)
+            ),
             "team": team,
             "team_name": teams.get(team) if team is not None else None,
             "team_options": follow_options(
