@@ -8,9 +8,11 @@ import random
 
 import pytest
 from django.test import Client
+from django.utils import translation
 
 from tarabish_site.api.errors import ValidationFailed
 from tests.scoring.factories import UserFactory
+from tests.tournaments.factories import TournamentFactory, add_stage
 from tournaments.models import Entry, Match, Stage, Tournament
 from tournaments.services.setup import Setup, teams_from_text, tournament_setup
 
@@ -161,6 +163,36 @@ def test_the_page_sets_up_and_starts_then_shows_the_day() -> None:
     assert tournament.status == Tournament.Status.RUNNING
     assert tournament.venue == "Legion, Glace Bay"
     assert tournament.quick_results_by_scorekeepers is False
+
+
+def test_a_french_director_sets_up_in_french_and_gets_french_stage_names() -> None:
+    director = UserFactory(director=True)
+    client = Client(HTTP_ACCEPT_LANGUAGE="fr-ca")
+    client.force_login(director)
+    page = client.get("/tournaments/new/").content.decode()
+    assert "Poules, puis simple élimination" in page
+    assert "Selon les cotes des joueurs" in page
+    assert "Pools, then single elimination" not in page
+    assert client.post("/tournaments/new/", _form()).status_code == 302
+    stages = Stage.objects.order_by("order").values_list("name", flat=True)
+    assert list(stages) == ["Poules", "Phase finale"]
+
+
+def test_an_english_director_gets_english_stage_names() -> None:
+    client = Client()
+    client.force_login(UserFactory(director=True))
+    assert client.post("/tournaments/new/", _form(format="swiss")).status_code == 302
+    assert client.post("/tournaments/new/", _form(name="Legion Sunday")).status_code == 302
+    stages = Stage.objects.order_by("tournament_id", "order").values_list("name", flat=True)
+    assert list(stages) == ["Stage 1: Swiss", "Pools", "Knockout"]
+
+
+def test_a_stage_without_a_name_is_named_in_the_language_of_the_request() -> None:
+    tournament = TournamentFactory()
+    with translation.override("fr-ca"):
+        french = add_stage(tournament, "round_robin")
+    english = add_stage(tournament, "single_elim")
+    assert (french.name, english.name) == ("Phase 1 : Toutes rondes", "Stage 2: Single elimination")
 
 
 def test_the_page_lets_table_scorekeepers_record_games_played_on_paper() -> None:

@@ -10,6 +10,9 @@ from datetime import date
 from typing import Any
 
 from django.db import transaction
+from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext_lazy as _
+from django_stubs_ext import StrOrPromise
 
 from tarabish_site.api.errors import ValidationFailed
 from tournaments.models import POOLS_MAX, SWISS_ROUNDS_MAX, Stage, Tournament
@@ -32,7 +35,7 @@ class FormatPreset:
     """A common shape of a tournament: its stages, and which settings it takes."""
 
     slug: str
-    label: str
+    label: StrOrPromise
     kinds: tuple[str, ...]
     #: Settings that apply: pool_count, qualifiers_per_pool, swiss_rounds, third_place.
     takes: frozenset[str]
@@ -42,32 +45,35 @@ FORMAT_PRESETS: dict[str, FormatPreset] = {
     p.slug: p
     for p in (
         FormatPreset(
-            "round_robin", "Round robin: everyone plays everyone", (Kind.ROUND_ROBIN,), frozenset()
+            "round_robin",
+            _("Round robin: everyone plays everyone"),
+            (Kind.ROUND_ROBIN,),
+            frozenset(),
         ),
         FormatPreset(
             "pools_single",
-            "Pools, then single elimination",
+            _("Pools, then single elimination"),
             (Kind.ROUND_ROBIN, Kind.SINGLE_ELIM),
             frozenset({"pool_count", "qualifiers_per_pool", "third_place"}),
         ),
         FormatPreset(
             "pools_double",
-            "Pools, then double elimination",
+            _("Pools, then double elimination"),
             (Kind.ROUND_ROBIN, Kind.DOUBLE_ELIM),
             frozenset({"pool_count", "qualifiers_per_pool"}),
         ),
-        FormatPreset("swiss", "Swiss", (Kind.SWISS,), frozenset({"swiss_rounds"})),
+        FormatPreset("swiss", _("Swiss"), (Kind.SWISS,), frozenset({"swiss_rounds"})),
         FormatPreset(
-            "single_elim", "Single elimination", (Kind.SINGLE_ELIM,), frozenset({"third_place"})
+            "single_elim", _("Single elimination"), (Kind.SINGLE_ELIM,), frozenset({"third_place"})
         ),
-        FormatPreset("double_elim", "Double elimination", (Kind.DOUBLE_ELIM,), frozenset()),
+        FormatPreset("double_elim", _("Double elimination"), (Kind.DOUBLE_ELIM,), frozenset()),
     )
 }
 
 SEEDINGS = {
-    "as_entered": "As entered",
-    "rating": "By the players' ratings",
-    "random": "At random",
+    "as_entered": _("As entered"),
+    "rating": _("By the players' ratings"),
+    "random": _("At random"),
 }
 
 _PAIR = re.compile(r"\s*(?:&|\+|/|,| and )\s*", re.IGNORECASE)
@@ -206,10 +212,10 @@ def _stages(tournament: Tournament, preset: FormatPreset, setup: Setup, actor: A
         values: dict[str, Any] = {}
         if kind == Kind.ROUND_ROBIN and "pool_count" in preset.takes:
             values["pool_count"] = setup.pool_count
-            values["name"] = "Pools"
+            values["name"] = gettext("Pools")
         if index > 0 and "qualifiers_per_pool" in preset.takes:
             values["qualifiers_per_pool"] = setup.qualifiers_per_pool
-            values["name"] = "Knockout"
+            values["name"] = pgettext("stage name", "Knockout")
         if kind == Kind.SWISS:
             values["swiss_rounds"] = setup.swiss_rounds
         if kind == Kind.SINGLE_ELIM:

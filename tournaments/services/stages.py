@@ -8,6 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from tarabish_site import events, live
 from tarabish_site.api.errors import Conflict, NotFound
@@ -143,6 +144,12 @@ def stage_create_check(
     return int(last)
 
 
+def _default_name(order: int, kind: str) -> str:
+    """A stage's name when the director gives none, in the language of the request making it
+    (the director's): "Stage 2: Single elimination"."""
+    return gettext("Stage %(number)d: %(kind)s") % {"number": order, "kind": Kind(kind).label}
+
+
 @transaction.atomic
 def stage_create(
     *,
@@ -185,7 +192,7 @@ def stage_create(
     return Stage.objects.create(
         tournament=tournament,
         order=last + 1,
-        name=name or f"Stage {last + 1}: {Kind(kind).label}",
+        name=name or _default_name(last + 1, kind),
         kind=kind,
         pool_count=pool_count,
         legs=legs,
