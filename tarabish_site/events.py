@@ -28,6 +28,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.backends.base.base import BaseDatabaseWrapper
+from django.utils.translation import gettext_noop
 
 __all__ = [
     "DISPUTE_RULED",
@@ -51,14 +52,18 @@ HAND_ENTERED = "hand.entered"
 DISPUTE_RULED = "dispute.ruled"
 TOURNAMENT_FINISHED = "tournament.finished"
 
-#: Every event, with what it says, in the order the documentation lists them.
+#: Every event, with what it says (in English, as the API's schema says it; marked for
+#: translation, so a page shows it in its language with ``{% translate %}``), in the order the
+#: documentation lists them.
 EVENTS: dict[str, str] = {
-    MATCH_STARTED: "a match's first game started",
-    MATCH_RESULT: "a match's result was decided or changed (by its games or a forfeit)",
-    STANDINGS_CHANGED: "a stage's standings moved",
-    HAND_ENTERED: "a hand of a match game was entered",
-    DISPUTE_RULED: "a director ruled on a misplay dispute in a match game",
-    TOURNAMENT_FINISHED: "a tournament finished, with its final places",
+    MATCH_STARTED: gettext_noop("a match's first game started"),
+    MATCH_RESULT: gettext_noop(
+        "a match's result was decided or changed (by its games or a forfeit)"
+    ),
+    STANDINGS_CHANGED: gettext_noop("a stage's standings moved"),
+    HAND_ENTERED: gettext_noop("a hand of a match game was entered"),
+    DISPUTE_RULED: gettext_noop("a director ruled on a misplay dispute in a match game"),
+    TOURNAMENT_FINISHED: gettext_noop("a tournament finished, with its final places"),
 }
 
 

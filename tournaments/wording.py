@@ -1,8 +1,9 @@
-"""The words the system writes into a tournament (round names, the words of a bracket's
-slots), stored in English and shown in the page's language.
+"""The words the system writes into a tournament (round and pool names, the words of a
+bracket's slots), stored in English and shown in the page's language.
 
-Rounds are named when a stage starts ("Losers round 2", "Grand final"), in the stored rows;
-pages, the bracket drawing and the sheets show them through :func:`round_words`.
+Rounds and pools are named when a stage starts ("Losers round 2", "Grand final", "Pool A"), in
+the stored rows; pages, the bracket drawing and the sheets show them through
+:func:`round_words`.
 """
 
 from __future__ import annotations
@@ -33,19 +34,22 @@ ROUND_WORDS = {
 }
 
 
+#: Names with a number or a letter in them, each with its words: the round's number, or the
+#: pool's letter (pools are named when a stage starts, "Pool A" to "Pool Z").
 NUMBERED_ROUNDS = (
-    (re.compile(r"^Losers round (\d+)$"), gettext_lazy("Losers round %(number)s")),
-    (re.compile(r"^Winners round (\d+)$"), gettext_lazy("Winners round %(number)s")),
-    (re.compile(r"^Round (\d+)$"), gettext_lazy("Round %(number)s")),
+    (re.compile(r"^Losers round (?P<number>\d+)$"), gettext_lazy("Losers round %(number)s")),
+    (re.compile(r"^Winners round (?P<number>\d+)$"), gettext_lazy("Winners round %(number)s")),
+    (re.compile(r"^Round (?P<number>\d+)$"), gettext_lazy("Round %(number)s")),
+    (re.compile(r"^Pool (?P<letter>[A-Z])$"), gettext_lazy("Pool %(letter)s")),
 )
 
 
 def round_words(text: str) -> str:
-    """``text`` (a round's name, or a word of the bracket) in the page's language; any other
-    text as it is.
+    """``text`` (a round's or a pool's name, or a word of the bracket) in the page's
+    language; any other text as it is.
 
-    >>> round_words("Losers round 2"), round_words("Grand final"), round_words("Pool A")
-    ('Losers round 2', 'Grand final', 'Pool A')
+    >>> round_words("Losers round 2"), round_words("Pool A"), round_words("Legion Cup")
+    ('Losers round 2', 'Pool A', 'Legion Cup')
     """
     word = ROUND_WORDS.get(text)
     if word is not None:
@@ -53,7 +57,7 @@ def round_words(text: str) -> str:
     for pattern, template in NUMBERED_ROUNDS:
         found = pattern.match(text)
         if found:
-            return str(template) % {"number": found.group(1)}
+            return str(template) % found.groupdict()
     return text
 
 

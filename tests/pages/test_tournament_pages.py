@@ -451,6 +451,18 @@ def test_a_match_waiting_on_others_names_them_wherever_it_is_listed(client):
     )
 
 
+def test_pool_names_are_in_the_pages_language(client):
+    tournament = tournament_ready(6)
+    stage = add_stage(tournament, "round_robin", pool_count=2)
+    stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    standings_recompute(stage_id=stage.pk, force=True)
+    address = reverse("tournaments:tournament-detail", args=[tournament.slug])
+    french = client.get(address, HTTP_ACCEPT_LANGUAGE="fr-ca").content.decode()
+    assert "<h3>Poule A</h3>" in french
+    assert "<h3>Poule B</h3>" in french
+    assert "<h3>Pool A</h3>" in client.get(address).content.decode()
+
+
 def test_round_names_are_in_the_pages_language_as_in_the_bracket(client):
     tournament, stage = started(4, "double_elim")
     client.force_login(tournament.organiser)

@@ -51,6 +51,15 @@ def test_a_director_adds_a_webhook_and_sees_its_secret_once() -> None:
     assert _list(match) in day
 
 
+def test_the_events_are_described_in_the_pages_language() -> None:
+    match = running_match()
+    director = signed_in(match.stage.tournament.organiser)
+    french = director.get(_list(match), HTTP_ACCEPT_LANGUAGE="fr-ca").content.decode()
+    assert "le classement d&#x27;une phase a bougé" in french
+    assert "a stage&#x27;s standings moved" not in french
+    assert "a stage&#x27;s standings moved" in director.get(_list(match)).content.decode()
+
+
 @override_settings(WEBHOOK_ALLOWED_NETWORKS=[])
 def test_a_refused_url_is_said_next_to_its_field_and_the_form_kept() -> None:
     match = running_match()

@@ -19,7 +19,7 @@ from tournaments import selectors
 from tournaments.charts import MatchExtra, bracket_svg
 from tournaments.models import Entry, Match, Stage, Standing, Tournament
 from tournaments.services.standings import tiebreakers_for
-from tournaments.wording import bracket_words
+from tournaments.wording import bracket_words, round_words
 
 ELIMINATION = (Stage.Kind.SINGLE_ELIM, Stage.Kind.DOUBLE_ELIM)
 
@@ -84,7 +84,7 @@ def tiebreaker_labels(stage: Stage) -> list[str]:
 def standings_tables(stage: Stage) -> list[StandingsTable]:
     tables = []
     for pool in selectors.stage_standings(stage):
-        title = pool.pool.name if pool.pool is not None else stage.name
+        title = round_words(pool.pool.name) if pool.pool is not None else stage.name
         tables.append(StandingsTable(title, pool.rows))
     return tables
 
