@@ -22,9 +22,6 @@ from typing import Any
 
 from django.db import connection
 
-#: The table every installation has once migrated: a database holding it holds the service.
-_MARKER_TABLE = "django_migrations"
-
 
 class BackupError(Exception):
     """A backup or a restore could not be done; the message says why."""
@@ -95,8 +92,10 @@ def backup_database(target: Path) -> Path:
 
 
 def database_holds_service() -> bool:
-    """Whether the default database already holds the service's tables."""
-    return _MARKER_TABLE in connection.introspection.table_names()
+    """Whether the default database already holds the service's tables (any table of an
+    installed model: a migrated database has them all, as has one whose tables were made from
+    the models)."""
+    return bool(connection.introspection.django_table_names(only_existing=True))
 
 
 def restore_database(source: Path, *, replace: bool = False) -> None:
