@@ -63,6 +63,7 @@ check: venv
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy .
 	$(BIN)/lint-imports
+	$(BIN)/python manage.py makemigrations --check --dry-run
 	for module in $(JS_MODULES) $(wildcard $(JS_TESTS)/*.js); do node --check $$module || exit 1; done
 	$(BIN)/python tools/i18n.py check
 
