@@ -49,8 +49,14 @@ COVERAGE := --cov --cov-report=term:skip-covered
 # prefix: tests/conftest.py); `make test PARALLEL=` runs it in one process.
 PARALLEL ?= -n auto
 
+# ... with each worker's tables made from the models (pytest-django's --nomigrations):
+# migrating a fresh database costs a worker ~12 s, and the migration tests a minute more.
+# test-services migrates (PostgreSQL, as in production) and runs those tests; make check
+# holds the migrations in step with the models (makemigrations --check).
+MIGRATIONS ?= --nomigrations
+
 test: venv test-js
-	$(BIN)/python -m pytest $(COVERAGE) $(PARALLEL)
+	$(BIN)/python -m pytest $(MIGRATIONS) $(COVERAGE) $(PARALLEL)
 
 test-js:
 	node --test --test-reporter=spec $(JS_TESTS)/

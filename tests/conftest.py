@@ -165,6 +165,22 @@ async def _sockets_leave_nothing() -> AsyncIterator[None]:
     await close_server_connections()
 
 
+@pytest.fixture
+def migrating(django_db_use_migrations: bool) -> Iterator[None]:
+    """For a test that migrates the database back and forth: it is left at the newest
+    migration, as the tests after it expect (the tables then have every column the models
+    have). Skipped when the run's tables are made from the models (``make test``, with
+    ``--nomigrations``); ``make test-services`` migrates, on PostgreSQL as in production."""
+    if not django_db_use_migrations:
+        pytest.skip("the tables are made from the models in this run: make test-services migrates")
+    yield
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+
+
 @pytest.fixture(scope="session")
 def celery_worker(django_db_setup: None, django_db_blocker: object) -> Iterator[str]:
     """A real ``celery worker`` process, on the test database and this run's own queue.

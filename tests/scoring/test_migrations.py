@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import importlib
-from typing import Any
 
 import pytest
 from django.apps import apps
@@ -20,14 +19,6 @@ BEFORE = [("scoring", "0011_game_totals_revisions")]
 AFTER = [("scoring", "0012_run_tops_as_cards")]
 
 FIFTY_IN_CLUBS = [{"seat": 3, "kind": "fifty", "suit": "C", "top": "A"}]
-
-
-@pytest.fixture(autouse=True)
-def _back_to_the_latest_schema() -> Any:
-    """Each test leaves the database at the newest migration, as the tests after it expect."""
-    yield
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
 
 
 def hand_stored_in_the_old_form() -> Hand:
@@ -50,6 +41,7 @@ def hand_stored_in_the_old_form() -> Hand:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("migrating")
 def test_migrating_writes_the_tops_of_stored_results_as_cards() -> None:
     executor = MigrationExecutor(connection)
     executor.migrate(BEFORE)

@@ -14,15 +14,6 @@ BEFORE = [("tournaments", "0002_stage_match_format_rating_result")]
 AFTER = [("tournaments", "0003_directors_direct_games")]
 
 
-@pytest.fixture(autouse=True)
-def _back_to_the_latest_schema() -> Any:
-    """Each test leaves the database at the newest migration, as the tests after it expect
-    (the tables then have every column the models have)."""
-    yield
-    executor = MigrationExecutor(connection)
-    executor.migrate(executor.loader.graph.leaf_nodes())
-
-
 def old_tournament(apps: Any, organiser: Any) -> Any:
     """A tournament as the historical models at a past migration make one."""
     return apps.get_model("tournaments", "Tournament").objects.create(
@@ -36,6 +27,7 @@ def old_tournament(apps: Any, organiser: Any) -> Any:
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("migrating")
 def test_directors_named_earlier_may_direct_games() -> None:
     executor = MigrationExecutor(connection)
     executor.migrate(BEFORE)
@@ -57,6 +49,7 @@ LATEST = [("tournaments", "0004_directors_of_their_games_only")]
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("migrating")
 def test_directors_named_earlier_keep_the_right_to_their_tournaments_games_only() -> None:
     executor = MigrationExecutor(connection)
     executor.migrate(AFTER)
