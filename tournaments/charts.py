@@ -22,7 +22,7 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -46,6 +46,8 @@ CHAR_W = 8.5
 PAD = 36
 MAX_LINE = 32
 GAP_Y = 22
+#: The sides of a bracket document, in the order they are drawn.
+SIDES = ("winners", "losers", "final")
 COL_GAP = 48
 
 
@@ -307,8 +309,19 @@ def bracket_svg(
     extras: Mapping[str, MatchExtra] | None = None,
     highlight: object | None = None,
     translate: Translate = _same,
+    sides: Collection[str] = SIDES,
 ) -> str:
-    """The whole bracket as one SVG element (see the module docstring for the layout)."""
+    """The bracket as one SVG element (see the module docstring for the layout): its
+    ``sides`` only, when not all of them (the big screen shows a tall double-elimination
+    bracket a side at a time), the others' matches still read for what their slots say.
+
+    >>> from tournaments.algorithms.bracket import bracket_document
+    >>> from tournaments.algorithms.elimination import double_elimination
+    >>> doc = bracket_document(double_elimination([1, 2, 3, 4]), {})
+    >>> losers = bracket_svg(doc, names={}, sides=("losers",))
+    >>> 'data-match="L1-1"' in losers, 'data-match="W1-1"' in losers, "Loser W1-1" in losers
+    (True, False, True)
+    """
     extras = extras or {}
     box = _box(
         [
@@ -321,11 +334,11 @@ def bracket_svg(
     )
     placed: dict[str, _Placed] = {}
     headings: list[tuple[float, float, str]] = []
-    sides = {side["side"]: side["rounds"] for side in document["sides"]}
+    drawn = {side["side"]: side["rounds"] for side in document["sides"] if side["side"] in sides}
     top = float(MARGIN)
     width = 0.0
     for side in ("winners", "losers"):
-        rounds = sides.get(side)
+        rounds = drawn.get(side)
         if not rounds:
             continue
         side_placed, height = _layout_side(rounds, side, top, MARGIN, box)
@@ -337,7 +350,7 @@ def bracket_svg(
         width = max(width, MARGIN + len(rounds) * box.col_w)
         top += height + SIDE_GAP
     height_so_far = top - SIDE_GAP
-    finals = sides.get("final", [])
+    finals = drawn.get("final", [])
     if finals:
         x = width
         middle = max(MARGIN + HEAD_H, (height_so_far - box.h) / 2)

@@ -157,3 +157,37 @@ def test_a_running_bracket_takes_the_projectors_whole_width_and_fits_its_height(
     first = ready_matches(stage.pk)[0]
     expect(page.locator(".now-playing")).to_contain_text(first.home.team.name)
     context.close()
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_tall_bracket_turns_a_side_at_a_time_readable_from_the_back(browser, live_server):
+    tournament = tournament_ready(16)
+    stage = add_stage(tournament, "double_elim")
+    services.stage_start(stage_id=stage.pk, actor=tournament.organiser)
+    context = browser.new_context(
+        base_url=live_server.url, viewport={"width": 1920, "height": 1080}
+    )
+    page = context.new_page()
+    page.goto(f"/tournaments/{tournament.slug}/screen/?turn=2")
+    pages = page.locator(".bracket-page")
+    expect(pages).to_have_count(2)
+    first = page.evaluate("() => document.getElementById('screen-live').dataset.page")
+    shown = pages.nth(int(first))
+    expect(shown).to_be_visible()
+    expect(pages.nth(1 - int(first))).to_be_hidden()
+    drawn = shown.evaluate(
+        """(section) => {
+          const svg = section.querySelector('svg.bracket');
+          const box = svg.getBoundingClientRect();
+          const font = parseFloat(getComputedStyle(svg.querySelector('text.name, text.bye'))
+            .fontSize);
+          return {bottom: box.bottom, type: font * box.width / svg.viewBox.baseVal.width};
+        }"""
+    )
+    assert drawn["bottom"] <= 1080  # the whole side on the screen, nobody scrolls
+    assert drawn["type"] >= 12  # drawn whole, a 16-team bracket's names were 8 px
+    # two seconds on, the other side
+    expect(pages.nth(1 - int(first))).to_be_visible(timeout=5000)
+    expect(shown).to_be_hidden()
+    context.close()

@@ -116,6 +116,32 @@ def test_big_screen_refreshes_itself(client):
     assert "<svg" in live.content.decode()
 
 
+def test_a_tall_double_elimination_bracket_comes_a_side_at_a_time_on_the_big_screen(client):
+    tall, _stage = started(16, "double_elim")
+    page = client.get(reverse("tournaments:big-screen", args=[tall.slug]) + "?turn=5")
+    text = page.content.decode()
+    assert 'data-page-seconds="5"' in text
+    assert "js/screen.js" in text
+    live = client.get(reverse("tournaments:big-screen-live", args=[tall.slug])).content.decode()
+    pages = live.split('class="bracket-page"')[1:]
+    assert len(pages) == 2
+    winners, losers = (side.split("</svg>")[0] for side in pages)
+
+    def drawn(key: str, page: str) -> bool:
+        return f'data-match="{key}"' in page
+
+    assert "Winners bracket" in winners
+    assert [drawn(key, winners) for key in ("W1-8", "GF1", "L1-1")] == [True, True, False]
+    assert "Losers bracket" in losers
+    assert [drawn(key, losers) for key in ("L1-4", "W1-1")] == [True, False]
+    assert "Loser W1-1" in losers  # its slots still say where their teams come from
+    # eight teams are drawn whole
+    small, _stage = started(8, "double_elim")
+    whole = client.get(reverse("tournaments:big-screen-live", args=[small.slug]))
+    assert "bracket-page" not in whole.content.decode()
+    assert whole.content.decode().count("<svg") == 1
+
+
 def test_director_day_is_for_directors(client):
     tournament, _stage = started(4, "single_elim")
     url = reverse("tournaments:director-day", args=[tournament.slug])

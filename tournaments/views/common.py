@@ -4,7 +4,7 @@ standings with their tie-breakers)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournaments import selectors
-from tournaments.charts import MatchExtra, bracket_svg
+from tournaments.charts import SIDES, MatchExtra, bracket_svg
 from tournaments.models import Entry, Match, Stage, Standing, Tournament
 from tournaments.services.standings import tiebreakers_for
 from tournaments.wording import bracket_words, round_words
@@ -112,15 +112,24 @@ def match_extras(document: Mapping[str, Any]) -> dict[str, MatchExtra]:
     return extras
 
 
-def bracket_of(stage: Stage, highlight: int | None) -> tuple[SafeString, list[tuple[int, str]]]:
-    """The stage's bracket as SVG, and the (entry, name) pairs a reader can follow."""
-    document = selectors.stage_bracket_document(stage)
+def bracket_of(
+    stage: Stage,
+    highlight: int | None,
+    *,
+    document: Mapping[str, Any] | None = None,
+    sides: Collection[str] = SIDES,
+) -> tuple[SafeString, list[tuple[int, str]]]:
+    """The stage's bracket as SVG (its ``sides`` only, when not all), and the (entry, name)
+    pairs a reader can follow; from ``document`` when the caller has read it already."""
+    if document is None:
+        document = selectors.stage_bracket_document(stage)
     svg = bracket_svg(
         document,
         names={},
         extras=match_extras(document),
         highlight=highlight,
         translate=bracket_words(),
+        sides=sides,
     )
     followable = sorted(
         {
@@ -136,17 +145,25 @@ def bracket_of(stage: Stage, highlight: int | None) -> tuple[SafeString, list[tu
     return mark_safe(svg), followable  # noqa: S308 - tournaments.charts escapes every text
 
 
-def stage_context(stage: Stage, highlight: int | None) -> dict[str, Any]:
-    """Bracket or standings (or both) of one stage."""
+def stage_context(
+    stage: Stage, highlight: int | None, *, document: Mapping[str, Any] | None = None
+) -> dict[str, Any]:
+    """Bracket or standings (or both) of one stage (the bracket from ``document`` when the
+    caller has read it already)."""
     context: dict[str, Any] = {"stage": stage, "highlight": highlight}
-    if stage.kind in ELIMINATION and stage.status != Stage.Status.PENDING:
-        context["bracket"], followable = bracket_of(stage, highlight)
+    if has_bracket(stage):
+        context["bracket"], followable = bracket_of(stage, highlight, document=document)
         context["follow_options"] = follow_options(followable, highlight)
     else:
         context["tables"] = standings_tables(stage)
         context["tiebreakers"] = tiebreaker_labels(stage)
         context["swiss"] = stage.kind == Stage.Kind.SWISS
     return context
+
+
+def has_bracket(stage: Stage) -> bool:
+    """Whether the stage is drawn as a bracket (an elimination stage, once it started)."""
+    return stage.kind in ELIMINATION and stage.status != Stage.Status.PENDING
 
 
 # A tournament of a thousand teams lists each of them three times (its teams, the path to
