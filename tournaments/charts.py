@@ -46,8 +46,6 @@ CHAR_W = 8.5
 PAD = 36
 MAX_LINE = 32
 GAP_Y = 22
-#: The sides of a bracket document, in the order they are drawn.
-SIDES = ("winners", "losers", "final")
 COL_GAP = 48
 
 
@@ -309,16 +307,16 @@ def bracket_svg(
     extras: Mapping[str, MatchExtra] | None = None,
     highlight: object | None = None,
     translate: Translate = _same,
-    sides: Collection[str] = SIDES,
+    keys: Collection[str] | None = None,
 ) -> str:
-    """The bracket as one SVG element (see the module docstring for the layout): its
-    ``sides`` only, when not all of them (the big screen shows a tall double-elimination
-    bracket a side at a time), the others' matches still read for what their slots say.
+    """The bracket as one SVG element (see the module docstring for the layout): the
+    matches ``keys`` names only, when given (a part of a bracket too tall to read whole:
+    :func:`bracket_parts`), the others still read for what the slots say.
 
     >>> from tournaments.algorithms.bracket import bracket_document
     >>> from tournaments.algorithms.elimination import double_elimination
     >>> doc = bracket_document(double_elimination([1, 2, 3, 4]), {})
-    >>> losers = bracket_svg(doc, names={}, sides=("losers",))
+    >>> losers = bracket_svg(doc, names={}, keys={"L1-1", "L2-1"})
     >>> 'data-match="L1-1"' in losers, 'data-match="W1-1"' in losers, "Loser W1-1" in losers
     (True, False, True)
     """
@@ -334,7 +332,10 @@ def bracket_svg(
     )
     placed: dict[str, _Placed] = {}
     headings: list[tuple[float, float, str]] = []
-    drawn = {side["side"]: side["rounds"] for side in document["sides"] if side["side"] in sides}
+    drawn = {
+        side["side"]: _only(side["rounds"], keys) if keys is not None else side["rounds"]
+        for side in document["sides"]
+    }
     top = float(MARGIN)
     width = 0.0
     for side in ("winners", "losers"):
@@ -396,3 +397,78 @@ def bracket_svg(
     )
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _only(rounds: Sequence[Mapping[str, Any]], keys: Collection[str]) -> list[dict[str, Any]]:
+    """``rounds`` with the matches ``keys`` names only, and only the rounds left holding one."""
+    kept = [{**rnd, "matches": [m for m in rnd["matches"] if m["key"] in keys]} for rnd in rounds]
+    return [rnd for rnd in kept if rnd["matches"]]
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """A part of a bracket drawn on its own: its side and the keys of its matches."""
+
+    side: str
+    keys: frozenset[str]
+
+
+def bracket_parts(document: Mapping[str, Any], most: int) -> list[Part]:
+    """A bracket too tall to read whole, in parts, each with at most ``most`` matches in a
+    round (none: it is read whole, its tallest rounds of both sides holding no more).
+
+    A double-elimination bracket comes a side at a time; a side with more than ``most``
+    matches in a round comes in as many parts as the round that many matches feed has
+    matches (its halves, or its quarters), each with the earlier matches that feed them; the
+    rounds after those, and the final, come with the winners' side's last part.
+
+    >>> from tournaments.algorithms.bracket import bracket_document
+    >>> from tournaments.algorithms.elimination import double_elimination, single_elimination
+    >>> [len(p.keys) for p in bracket_parts(bracket_document(single_elimination(range(32)), {}), 8)]
+    [15, 16]
+    >>> parts = bracket_parts(bracket_document(double_elimination(range(16)), {}), 8)
+    >>> [(p.side, len(p.keys)) for p in parts]
+    [('winners', 17), ('losers', 14)]
+    >>> bracket_parts(bracket_document(single_elimination(range(16)), {}), 8)
+    []
+    """
+    sides = {side["side"]: side["rounds"] for side in document["sides"]}
+    tallest = {side: _tallest(rounds) for side, rounds in sides.items() if side != "final"}
+    if sum(tallest.values()) <= most:
+        return []
+    parts = [
+        Part(side, keys)
+        for side in ("winners", "losers")
+        if sides.get(side)
+        for keys in _sections(sides[side], side, most)
+    ]
+    finals = frozenset(m["key"] for rnd in sides.get("final", []) for m in rnd["matches"])
+    last = max(i for i, part in enumerate(parts) if part.side == "winners")
+    parts[last] = Part("winners", parts[last].keys | finals)
+    return parts
+
+
+def _tallest(rounds: Sequence[Mapping[str, Any]]) -> int:
+    return max((len(rnd["matches"]) for rnd in rounds), default=0)
+
+
+def _sections(rounds: Sequence[Mapping[str, Any]], side: str, most: int) -> list[frozenset[str]]:
+    """One side's parts: the whole side, or the matches feeding each match of the first round
+    with no more matches than parts are needed, the rounds after it with the last part."""
+    everything = [m for rnd in rounds for m in rnd["matches"]]
+    needed = math.ceil(_tallest(rounds) / most)
+    if needed <= 1:
+        return [frozenset(m["key"] for m in everything)]
+    by_key = {m["key"]: m for m in everything}
+    index = next(i for i, rnd in enumerate(rounds) if len(rnd["matches"]) <= needed)
+
+    def fed(key: str) -> set[str]:
+        found = {key}
+        for feeder in _feeders(by_key[key], side):
+            if feeder in by_key:
+                found |= fed(feeder)
+        return found
+
+    sections = [frozenset(fed(root["key"])) for root in rounds[index]["matches"]]
+    later = frozenset(m["key"] for rnd in rounds[index + 1 :] for m in rnd["matches"])
+    return [*sections[:-1], sections[-1] | later]

@@ -1,9 +1,9 @@
-// The hall's big screen: a bracket too tall to read whole across the room comes as pages (the
-// winners' side with the final, then the losers' side), and the screen shows one at a time,
-// each for the live region's data-page-seconds. The page shown is set on that region, which
-// outlives the redraws of what is inside it, and is chosen by the clock, so a redraw never
-// starts the turn again and screens side by side turn together. Without scripts every page
-// shows.
+// The hall's big screen: a bracket too tall to read whole across the room comes as pages (a
+// side at a time, a large side by halves or quarters), and the screen shows one at a time,
+// each for the live region's data-page-seconds. The page shown is chosen by the clock, and
+// chosen again as soon as the region is redrawn (before the browser paints it), so a redraw
+// never starts the turn again and screens side by side turn together. Without scripts every
+// page shows, one under the other.
 
 // Which of `count` pages shows at `now` (ms since the epoch), each shown for `seconds`.
 export function pageAt(now, seconds, count) {
@@ -13,12 +13,10 @@ export function pageAt(now, seconds, count) {
 
 function turn(region) {
   const pages = region.querySelectorAll(".bracket-page");
-  if (pages.length < 2) {
-    delete region.dataset.page;
-    return;
-  }
-  const shown = String(pageAt(Date.now(), Number(region.dataset.pageSeconds), pages.length));
-  if (region.dataset.page !== shown) region.dataset.page = shown;
+  const shown = pageAt(Date.now(), Number(region.dataset.pageSeconds), pages.length);
+  pages.forEach((page, index) => {
+    page.hidden = pages.length > 1 && index !== shown;
+  });
 }
 
 if (typeof document !== "undefined") {

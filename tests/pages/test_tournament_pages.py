@@ -116,7 +116,7 @@ def test_big_screen_refreshes_itself(client):
     assert "<svg" in live.content.decode()
 
 
-def test_a_tall_double_elimination_bracket_comes_a_side_at_a_time_on_the_big_screen(client):
+def test_a_tall_bracket_comes_in_parts_on_the_big_screen(client):
     tall, _stage = started(16, "double_elim")
     page = client.get(reverse("tournaments:big-screen", args=[tall.slug]) + "?turn=5")
     text = page.content.decode()
@@ -135,11 +135,31 @@ def test_a_tall_double_elimination_bracket_comes_a_side_at_a_time_on_the_big_scr
     assert "Losers bracket" in losers
     assert [drawn(key, losers) for key in ("L1-4", "W1-1")] == [True, False]
     assert "Loser W1-1" in losers  # its slots still say where their teams come from
-    # eight teams are drawn whole
-    small, _stage = started(8, "double_elim")
-    whole = client.get(reverse("tournaments:big-screen-live", args=[small.slug]))
-    assert "bracket-page" not in whole.content.decode()
-    assert whole.content.decode().count("<svg") == 1
+    # eight teams in double elimination, sixteen in single, are drawn whole
+    for teams, kind in ((8, "double_elim"), (16, "single_elim")):
+        small, _stage = started(teams, kind)
+        whole = client.get(reverse("tournaments:big-screen-live", args=[small.slug]))
+        assert "bracket-page" not in whole.content.decode()
+        assert whole.content.decode().count("<svg") == 1
+    # 32 in single elimination: by halves, the final with the second
+    halves, _stage = started(32, "single_elim")
+    live = client.get(reverse("tournaments:big-screen-live", args=[halves.slug])).content.decode()
+    top, bottom = (side.split("</svg>")[0] for side in live.split('class="bracket-page"')[1:])
+    assert [drawn(key, top) for key in ("W1-1", "W1-8", "W1-9", "W4-1", "W5-1")] == [
+        True,
+        True,
+        False,
+        True,
+        False,
+    ]
+    assert [drawn(key, bottom) for key in ("W1-9", "W1-16", "W1-1", "W4-2", "W5-1")] == [
+        True,
+        True,
+        False,
+        True,
+        True,
+    ]
+    assert 'Bracket <span class="muted">2/2</span>' in live
 
 
 def test_director_day_is_for_directors(client):

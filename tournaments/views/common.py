@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournaments import selectors
-from tournaments.charts import SIDES, MatchExtra, bracket_svg
+from tournaments.charts import MatchExtra, bracket_svg
 from tournaments.models import Entry, Match, Stage, Standing, Tournament
 from tournaments.services.standings import tiebreakers_for
 from tournaments.wording import bracket_words, round_words
@@ -117,10 +117,11 @@ def bracket_of(
     highlight: int | None,
     *,
     document: Mapping[str, Any] | None = None,
-    sides: Collection[str] = SIDES,
+    keys: Collection[str] | None = None,
 ) -> tuple[SafeString, list[tuple[int, str]]]:
-    """The stage's bracket as SVG (its ``sides`` only, when not all), and the (entry, name)
-    pairs a reader can follow; from ``document`` when the caller has read it already."""
+    """The stage's bracket as SVG (the matches ``keys`` names only, when given), and the
+    (entry, name) pairs a reader can follow; from ``document`` when the caller has read it
+    already."""
     if document is None:
         document = selectors.stage_bracket_document(stage)
     svg = bracket_svg(
@@ -129,7 +130,7 @@ def bracket_of(
         extras=match_extras(document),
         highlight=highlight,
         translate=bracket_words(),
-        sides=sides,
+        keys=keys,
     )
     followable = sorted(
         {

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from django.http import HttpRequest, HttpResponse
@@ -11,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import conditional_page, require_GET
 
 from tournaments import selectors
+from tournaments.charts import bracket_parts
 from tournaments.models import Stage, Tournament
 from tournaments.views.common import (
     ELIMINATION,
@@ -28,10 +28,12 @@ SCREEN_REFRESH_SECONDS = 15
 
 SCREEN_PLAYING_ROWS = 16
 
-#: A double-elimination bracket whose tallest rounds (the winners' side's and the losers'
-#: side's together) hold more matches than this is shown a side at a time, each for
-#: SCREEN_PAGE_SECONDS (or ``?turn=`` seconds): drawn whole and held to the projector's
-#: height, its names would be too small to read across a hall. Up to 8 teams it is whole.
+#: A bracket whose tallest rounds (of both sides, in double elimination) hold more matches
+#: than this is shown in parts (:func:`tournaments.charts.bracket_parts`: a side at a time, a
+#: side of more than 16 teams by halves or quarters), each for SCREEN_PAGE_SECONDS (or
+#: ``?turn=`` seconds): drawn whole and held to the projector's height, a 32-team bracket's
+#: names were 11 px high at 1920 x 1080, a 64-team one's 5. Up to 16 teams in single
+#: elimination and 8 in double elimination, the bracket is drawn whole.
 SCREEN_BRACKET_ROWS = 8
 SCREEN_PAGE_SECONDS = 20
 
@@ -81,13 +83,14 @@ def _screen_context(request: HttpRequest, tournament: Tournament) -> dict[str, A
     }
     if stage is not None:
         document = selectors.stage_bracket_document(stage) if has_bracket(stage) else None
-        if document is not None and _too_tall(document):
+        parts = bracket_parts(document, SCREEN_BRACKET_ROWS) if document is not None else []
+        if parts:
+            titles = {"winners": _("Winners bracket"), "losers": _("Losers bracket")}
+            if stage.kind == Stage.Kind.SINGLE_ELIM:
+                titles["winners"] = _("Bracket")
             context["bracket_pages"] = [
-                (title, bracket_of(stage, None, document=document, sides=sides)[0])
-                for title, sides in (
-                    (_("Winners bracket"), ("winners", "final")),
-                    (_("Losers bracket"), ("losers",)),
-                )
+                (titles[part.side], bracket_of(stage, None, document=document, keys=part.keys)[0])
+                for part in parts
             ]
         else:
             context.update(stage_context(stage, None, document=document))
@@ -99,13 +102,3 @@ def _screen_context(request: HttpRequest, tournament: Tournament) -> dict[str, A
                 context["tiebreakers"] = tiebreaker_labels(earlier[-1])
                 context["swiss"] = earlier[-1].kind == Stage.Kind.SWISS
     return context
-
-
-def _too_tall(document: Mapping[str, Any]) -> bool:
-    """Whether a bracket has a losers' side and too many matches in its tallest rounds to be
-    read whole on the big screen (:data:`SCREEN_BRACKET_ROWS`)."""
-    tallest = {
-        side["side"]: max((len(rnd["matches"]) for rnd in side["rounds"]), default=0)
-        for side in document["sides"]
-    }
-    return "losers" in tallest and tallest["winners"] + tallest["losers"] > SCREEN_BRACKET_ROWS
