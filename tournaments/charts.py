@@ -413,39 +413,56 @@ class Part:
     keys: frozenset[str]
 
 
-def bracket_parts(document: Mapping[str, Any], most: int) -> list[Part]:
-    """A bracket too tall to read whole, in parts, each with at most ``most`` matches in a
-    round (none: it is read whole, its tallest rounds of both sides holding no more).
+def bracket_parts(document: Mapping[str, Any], rows: int, columns: int) -> list[Part]:
+    """A bracket too big to read whole, in parts, each at most ``rows`` matches high and
+    ``columns`` rounds wide (none: it is read whole, its tallest rounds of both sides holding
+    no more than ``rows`` matches).
 
-    A double-elimination bracket comes a side at a time; a side with more than ``most``
+    A double-elimination bracket comes a side at a time; a side with more than ``rows``
     matches in a round comes in as many parts as the round that many matches feed has
     matches (its halves, or its quarters), each with the earlier matches that feed them; the
-    rounds after those, and the final, come with the winners' side's last part.
+    rounds after those, and the final, come with the winners' side's last part. A part more
+    than ``columns`` rounds wide comes in turn as its first rounds and its last.
 
     >>> from tournaments.algorithms.bracket import bracket_document
     >>> from tournaments.algorithms.elimination import double_elimination, single_elimination
-    >>> [len(p.keys) for p in bracket_parts(bracket_document(single_elimination(range(32)), {}), 8)]
-    [15, 16]
-    >>> parts = bracket_parts(bracket_document(double_elimination(range(16)), {}), 8)
-    >>> [(p.side, len(p.keys)) for p in parts]
+    >>> def sizes(bracket):
+    ...     parts = bracket_parts(bracket_document(bracket, {}), 8, 7)
+    ...     return [(part.side, len(part.keys)) for part in parts]
+    >>> sizes(single_elimination(range(16))), sizes(single_elimination(range(32)))
+    ([], [('winners', 15), ('winners', 16)])
+    >>> sizes(double_elimination(range(16)))
     [('winners', 17), ('losers', 14)]
-    >>> bracket_parts(bracket_document(single_elimination(range(16)), {}), 8)
-    []
+    >>> sizes(double_elimination(range(32)))  # the losers' side 8 rounds wide: 4 and 4
+    [('winners', 15), ('winners', 18), ('losers', 24), ('losers', 6)]
     """
     sides = {side["side"]: side["rounds"] for side in document["sides"]}
     tallest = {side: _tallest(rounds) for side, rounds in sides.items() if side != "final"}
-    if sum(tallest.values()) <= most:
+    if sum(tallest.values()) <= rows:
         return []
     parts = [
         Part(side, keys)
         for side in ("winners", "losers")
         if sides.get(side)
-        for keys in _sections(sides[side], side, most)
+        for keys in _sections(sides[side], side, rows)
     ]
     finals = frozenset(m["key"] for rnd in sides.get("final", []) for m in rnd["matches"])
     last = max(i for i, part in enumerate(parts) if part.side == "winners")
     parts[last] = Part("winners", parts[last].keys | finals)
-    return parts
+    narrow: list[Part] = []
+    for part in parts:
+        drawn = [  # the part's rounds, left to right, the final's last
+            frozenset(m["key"] for m in rnd["matches"]) & part.keys
+            for side in (part.side, "final")
+            for rnd in sides.get(side, [])
+        ]
+        drawn = [keys for keys in drawn if keys]
+        size = math.ceil(len(drawn) / math.ceil(len(drawn) / columns))
+        narrow.extend(
+            Part(part.side, frozenset().union(*drawn[start : start + size]))
+            for start in range(0, len(drawn), size)
+        )
+    return narrow
 
 
 def _tallest(rounds: Sequence[Mapping[str, Any]]) -> int:

@@ -32,9 +32,13 @@ SCREEN_PLAYING_ROWS = 16
 #: than this is shown in parts (:func:`tournaments.charts.bracket_parts`: a side at a time, a
 #: side of more than 16 teams by halves or quarters), each for SCREEN_PAGE_SECONDS (or
 #: ``?turn=`` seconds): drawn whole and held to the projector's height, a 32-team bracket's
-#: names were 11 px high at 1920 x 1080, a 64-team one's 5. Up to 16 teams in single
-#: elimination and 8 in double elimination, the bracket is drawn whole.
+#: names were 11 px high at 1920 x 1080 (7 in double elimination), a 64-team one's 5; in
+#: parts, 14 px or more. Up to 16 teams in single elimination and 8 in double elimination,
+#: the bracket is drawn whole.
 SCREEN_BRACKET_ROWS = 8
+#: ... and a part more than this many rounds wide, as its first rounds and its last (the
+#: losers' side of 32 teams is eight rounds wide).
+SCREEN_BRACKET_COLUMNS = 7
 SCREEN_PAGE_SECONDS = 20
 
 
@@ -83,7 +87,11 @@ def _screen_context(request: HttpRequest, tournament: Tournament) -> dict[str, A
     }
     if stage is not None:
         document = selectors.stage_bracket_document(stage) if has_bracket(stage) else None
-        parts = bracket_parts(document, SCREEN_BRACKET_ROWS) if document is not None else []
+        parts = (
+            bracket_parts(document, SCREEN_BRACKET_ROWS, SCREEN_BRACKET_COLUMNS)
+            if document is not None
+            else []
+        )
         if parts:
             titles = {"winners": _("Winners bracket"), "losers": _("Losers bracket")}
             if stage.kind == Stage.Kind.SINGLE_ELIM:
