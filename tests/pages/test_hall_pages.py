@@ -139,19 +139,26 @@ NAMES_DRAWN = """(svg) => {
 }"""
 
 
-@pytest.mark.browser
-@pytest.mark.django_db(transaction=True)
-def test_a_running_bracket_takes_the_projectors_whole_width_and_fits_its_height(
-    browser, live_server
-):
-    tournament = tournament_ready(8)
+def _double_elimination_on_the_projector(browser, live_server, teams, query=""):
+    """A double elimination of ``teams`` started, its big screen (with ``query``) open on a
+    1920 x 1080 projector: the browser context, its page and the stage."""
+    tournament = tournament_ready(teams)
     stage = add_stage(tournament, "double_elim")
     services.stage_start(stage_id=stage.pk, actor=tournament.organiser)
     context = browser.new_context(
         base_url=live_server.url, viewport={"width": 1920, "height": 1080}
     )
     page = context.new_page()
-    page.goto(f"/tournaments/{tournament.slug}/screen/")
+    page.goto(f"/tournaments/{tournament.slug}/screen/{query}")
+    return context, page, stage
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_a_running_bracket_takes_the_projectors_whole_width_and_fits_its_height(
+    browser, live_server
+):
+    context, page, stage = _double_elimination_on_the_projector(browser, live_server, 8)
     drawn = page.locator("svg.bracket").evaluate(NAMES_DRAWN)
     assert drawn["width"] > 1920 * 0.9  # not a column beside the standings
     assert drawn["bottom"] <= 1080  # the grand final is on the screen, nobody scrolls
@@ -165,14 +172,9 @@ def test_a_running_bracket_takes_the_projectors_whole_width_and_fits_its_height(
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_a_tall_bracket_turns_a_part_at_a_time_readable_from_the_back(browser, live_server):
-    tournament = tournament_ready(32)
-    stage = add_stage(tournament, "double_elim")
-    services.stage_start(stage_id=stage.pk, actor=tournament.organiser)
-    context = browser.new_context(
-        base_url=live_server.url, viewport={"width": 1920, "height": 1080}
+    context, page, _stage = _double_elimination_on_the_projector(
+        browser, live_server, 32, "?turn=2"
     )
-    page = context.new_page()
-    page.goto(f"/tournaments/{tournament.slug}/screen/?turn=2")
     pages = page.locator(".bracket-page")
     # the winners' side by halves, the losers' side (8 rounds wide) as its first rounds and last
     expect(pages).to_have_count(4)
