@@ -515,6 +515,7 @@ def test_round_names_are_in_the_pages_language_as_in_the_bracket(client):
     french = {"HTTP_ACCEPT_LANGUAGE": "fr-CA,fr;q=0.9"}
     day = client.get(reverse("tournaments:director-day", args=[tournament.slug]), **french)
     page = day.content.decode()
+    assert f"<h1>Journée de la direction\u00a0: {tournament.name}</h1>" in page  # the space
     assert "Finale des gagnants · W2-1" in page
     assert "Ronde 1 des perdants · L1-1" in page
     assert "Winners final" not in page
