@@ -167,6 +167,35 @@ def _tournament(director: Any, teams: list[Any]) -> tuple[Any, Any, Any]:
     return tournament, pools, knockout
 
 
+def _large_knockout(director: Any) -> Any:
+    """A 32-team double elimination under way: too big for the big screen whole, which shows
+    it in parts."""
+    from scoring import services as scoring
+    from tournaments import services
+
+    tournament = services.tournament_create(
+        actor=director,
+        name="Cape Breton Winter Knockout",
+        starts_on=date(2026, 11, 28),
+        venue="Sydney Legion",
+        ruleset_preset="cape-breton-standard",
+    )
+    services.tournament_open_registration(tournament_id=tournament.pk, actor=director)
+    for seed in range(1, 33):
+        one = scoring.player_create(display_name=f"Player {2 * seed - 1}", community="Sydney")
+        two = scoring.player_create(display_name=f"Player {2 * seed}", community="Sydney")
+        team = scoring.team_create(player_one=one, player_two=two)
+        entry = services.entry_register(
+            tournament_id=tournament.pk, actor=director, team_id=team.pk, seed=seed
+        )
+        services.entry_check_in(entry_id=entry.pk, actor=director)
+    services.tournament_open_check_in(tournament_id=tournament.pk, actor=director)
+    services.checkin_process(tournament_id=tournament.pk, actor=director)
+    stage = services.stage_create(tournament_id=tournament.pk, actor=director, kind="double_elim")
+    services.stage_start(stage_id=stage.pk, actor=director)
+    return tournament
+
+
 def _disputed_hand(game: Any, director: Any) -> None:
     """A hand played out by the engine's simulator, then a misplay called on it with the
     record of its tricks: the engine's verdict waits for the director's ruling."""
@@ -235,6 +264,7 @@ def main() -> int:
         teams = _teams()
         game = _game_in_progress(director, teams)
         tournament, pools, knockout = _tournament(director, teams)
+        large = _large_knockout(director)
         client = Client()
         client.force_login(director)
         session = client.cookies["sessionid"].value
@@ -246,6 +276,8 @@ def main() -> int:
             "standings": f"/tournaments/{tournament.slug}/?stage={pools.pk}",
             "big-screen": f"/tournaments/{tournament.slug}/screen/?stage={knockout.pk}",
             "big-screen-pools": f"/tournaments/{tournament.slug}/screen/?stage={pools.pk}",
+            # a part of a 32-team bracket, the part the clock shows
+            "big-screen-parts": f"/tournaments/{large.slug}/screen/",
             "director": f"/tournaments/{tournament.slug}/director/",
             "setup": "/tournaments/new/",
         }
