@@ -192,7 +192,10 @@ def test_a_stage_without_a_name_is_named_in_the_language_of_the_request() -> Non
     with translation.override("fr-ca"):
         french = add_stage(tournament, "round_robin")
     english = add_stage(tournament, "single_elim")
-    assert (french.name, english.name) == ("Phase 1 : Toutes rondes", "Stage 2: Single elimination")
+    assert (french.name, english.name) == (
+        "Phase 1\u00a0: Toutes rondes",
+        "Stage 2: Single elimination",
+    )
 
 
 def test_the_page_lets_table_scorekeepers_record_games_played_on_paper() -> None:
