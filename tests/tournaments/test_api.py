@@ -123,6 +123,18 @@ def test_changing_a_tournament_needs_the_current_version() -> None:
     assert (after.json()["venue"], after["ETag"]) == ("Hall", '"2"')
 
 
+def test_a_stage_given_no_name_is_named_in_the_requests_language() -> None:
+    tournament = TournamentFactory(slug="names")
+    client = client_for(tournament.organiser)
+    base = "/api/v1/tournaments/names/stages/"
+    english = client.post(base, {"kind": "round_robin"})
+    french = client.post(base, {"kind": "swiss"}, HTTP_ACCEPT_LANGUAGE="fr-ca")
+    assert (english.json()["name"], french.json()["name"]) == (
+        "Stage 1: Round robin",
+        "Phase 2\u00a0: Suisse",
+    )
+
+
 def test_a_director_runs_the_day_through_the_api() -> None:
     tournament = TournamentFactory(slug="day", check_in_required=True)
     client = client_for(tournament.organiser)
@@ -153,6 +165,7 @@ def test_a_director_runs_the_day_through_the_api() -> None:
     stage = added.json()
     assert added["Location"] == f"{base}/stages/{stage['id']}/"
     assert stage["match_format"] == ""
+    assert stage["name"] == "Stage 1: Single elimination"
     started = client.post(f"{base}/stages/{stage['id']}/start/")
     assert started.json()["status"] == "running"
     bracket = client.get(f"{base}/stages/{stage['id']}/bracket/").json()

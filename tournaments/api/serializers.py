@@ -436,7 +436,12 @@ class StageSerializer(serializers.ModelSerializer[Stage]):
 class StageCreateSerializer(OnlyItsFields):
     kind = serializers.ChoiceField(choices=Stage.Kind.choices)
     name = serializers.CharField(
-        max_length=100, required=False, help_text="Omitted: numbered and named after its kind."
+        max_length=100,
+        required=False,
+        help_text=(
+            "Omitted: numbered and named after its kind, in the request's language "
+            '(Accept-Language): "Stage 2: Single elimination".'
+        ),
     )
     pool_count = serializers.IntegerField(
         min_value=1, max_value=POOLS_MAX, required=False, default=1
