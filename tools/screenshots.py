@@ -108,15 +108,15 @@ def _win_game(match: Any, director: Any, home_wins: bool) -> None:
     services.match_sync(match_id=match.pk)
 
 
-def _tournament(director: Any, teams: list[Any]) -> tuple[Any, Any, Any]:
+def _checked_in(director: Any, name: str, day: date, venue: str, teams: list[Any]) -> Any:
+    """A tournament with ``teams`` entered, seeded in that order and checked in."""
     from tournaments import services
-    from tournaments.models import Match
 
     tournament = services.tournament_create(
         actor=director,
-        name="Legion Hall Fall Open",
-        starts_on=date(2026, 11, 21),
-        venue="Royal Canadian Legion, Glace Bay",
+        name=name,
+        starts_on=day,
+        venue=venue,
         ruleset_preset="cape-breton-standard",
     )
     services.tournament_open_registration(tournament_id=tournament.pk, actor=director)
@@ -127,6 +127,15 @@ def _tournament(director: Any, teams: list[Any]) -> tuple[Any, Any, Any]:
         services.entry_check_in(entry_id=entry.pk, actor=director)
     services.tournament_open_check_in(tournament_id=tournament.pk, actor=director)
     services.checkin_process(tournament_id=tournament.pk, actor=director)
+    return tournament
+
+
+def _tournament(director: Any, teams: list[Any]) -> tuple[Any, Any, Any]:
+    from tournaments import services
+    from tournaments.models import Match
+
+    venue = "Royal Canadian Legion, Glace Bay"
+    tournament = _checked_in(director, "Legion Hall Fall Open", date(2026, 11, 21), venue, teams)
     pools = services.stage_create(
         tournament_id=tournament.pk,
         actor=director,
@@ -173,24 +182,14 @@ def _large_knockout(director: Any) -> Any:
     from scoring import services as scoring
     from tournaments import services
 
-    tournament = services.tournament_create(
-        actor=director,
-        name="Cape Breton Winter Knockout",
-        starts_on=date(2026, 11, 28),
-        venue="Sydney Legion",
-        ruleset_preset="cape-breton-standard",
+    teams = []
+    for n in range(1, 33):
+        one = scoring.player_create(display_name=f"Player {2 * n - 1}", community="Sydney")
+        two = scoring.player_create(display_name=f"Player {2 * n}", community="Sydney")
+        teams.append(scoring.team_create(player_one=one, player_two=two))
+    tournament = _checked_in(
+        director, "Cape Breton Winter Knockout", date(2026, 11, 28), "Sydney Legion", teams
     )
-    services.tournament_open_registration(tournament_id=tournament.pk, actor=director)
-    for seed in range(1, 33):
-        one = scoring.player_create(display_name=f"Player {2 * seed - 1}", community="Sydney")
-        two = scoring.player_create(display_name=f"Player {2 * seed}", community="Sydney")
-        team = scoring.team_create(player_one=one, player_two=two)
-        entry = services.entry_register(
-            tournament_id=tournament.pk, actor=director, team_id=team.pk, seed=seed
-        )
-        services.entry_check_in(entry_id=entry.pk, actor=director)
-    services.tournament_open_check_in(tournament_id=tournament.pk, actor=director)
-    services.checkin_process(tournament_id=tournament.pk, actor=director)
     stage = services.stage_create(tournament_id=tournament.pk, actor=director, kind="double_elim")
     services.stage_start(stage_id=stage.pk, actor=director)
     return tournament
