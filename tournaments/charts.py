@@ -203,6 +203,38 @@ def _lines(text: str) -> list[str]:
     return [text[: cut + 1], text[cut + 1 :]]
 
 
+def _texts(
+    document: Mapping[str, Any], names: Mapping[Any, str], translate: Translate
+) -> list[str]:
+    """What every slot of the bracket says."""
+    return [
+        _slot_text(slot, names, translate)[0]
+        for side in document["sides"]
+        for rnd in side["rounds"]
+        for match in rnd["matches"]
+        for slot in match["slots"]
+    ]
+
+
+def cell_size(
+    document: Mapping[str, Any], names: Mapping[Any, str], translate: Translate = _same
+) -> tuple[int, int]:
+    """How wide a round's column and how high a match's row of the bracket are drawn, in the
+    drawing's own units (whose type is 15): a match's box is as wide as its longest name
+    needs, and a line taller when a name takes two; each with the gap to the next.
+
+    >>> from tournaments.algorithms.bracket import bracket_document
+    >>> from tournaments.algorithms.elimination import single_elimination
+    >>> doc = bracket_document(single_elimination([1, 2]), {})
+    >>> cell_size(doc, {1: "Aces", 2: "Kings"}), cell_size(doc, {1: "A" * 26, 2: "K"})
+    ((248, 70), (305, 70))
+    >>> cell_size(doc, {1: "Alphonse Poirier & Marie-Madeleine MacLellan", 2: "K"})
+    (297, 102)
+    """
+    box = _box(_texts(document, names, translate))
+    return box.col_w, box.h + GAP_Y
+
+
 def _box(texts: Sequence[str]) -> _Box:
     """The box every match of a bracket whose names are ``texts`` is drawn in."""
     lines = [line.rstrip() for text in texts for line in _lines(text)]
@@ -321,15 +353,7 @@ def bracket_svg(
     (True, False, True)
     """
     extras = extras or {}
-    box = _box(
-        [
-            _slot_text(slot, names, translate)[0]
-            for side in document["sides"]
-            for rnd in side["rounds"]
-            for match in rnd["matches"]
-            for slot in match["slots"]
-        ]
-    )
+    box = _box(_texts(document, names, translate))
     placed: dict[str, _Placed] = {}
     headings: list[tuple[float, float, str]] = []
     drawn = {
@@ -419,10 +443,10 @@ def bracket_parts(document: Mapping[str, Any], rows: int, columns: int) -> list[
     no more than ``rows`` matches).
 
     A double-elimination bracket comes a side at a time; a side with more than ``rows``
-    matches in a round comes in as many parts as the round that many matches feed has
-    matches (its halves, or its quarters), each with the earlier matches that feed them; the
-    rounds after those, and the final, come with the winners' side's last part. A part more
-    than ``columns`` rounds wide comes in turn as its first rounds and its last.
+    matches in a round comes in parts, one for each match of the last round with as many
+    matches as parts are needed (its halves, or its quarters), with the earlier matches that
+    feed it; the rounds after those, and the final, come with the winners' side's last part.
+    A part more than ``columns`` rounds wide comes in turn as its first rounds and its last.
 
     >>> from tournaments.algorithms.bracket import bracket_document
     >>> from tournaments.algorithms.elimination import double_elimination, single_elimination
@@ -470,14 +494,16 @@ def _tallest(rounds: Sequence[Mapping[str, Any]]) -> int:
 
 
 def _sections(rounds: Sequence[Mapping[str, Any]], side: str, most: int) -> list[frozenset[str]]:
-    """One side's parts: the whole side, or the matches feeding each match of the first round
-    with no more matches than parts are needed, the rounds after it with the last part."""
+    """One side's parts: the whole side, or the matches feeding each match of the last round
+    with as many matches as parts are needed, the rounds after it with the last part."""
     everything = [m for rnd in rounds for m in rnd["matches"]]
     needed = math.ceil(_tallest(rounds) / most)
     if needed <= 1:
         return [frozenset(m["key"] for m in everything)]
     by_key = {m["key"]: m for m in everything}
-    index = next(i for i, rnd in enumerate(rounds) if len(rnd["matches"]) <= needed)
+    # the last round with as many matches as parts are needed: each part's rounds then hold
+    # at most ``most`` matches (rounds halve: 16, 8, 4, 2)
+    index = max(i for i, rnd in enumerate(rounds) if len(rnd["matches"]) >= needed)
 
     def fed(key: str) -> set[str]:
         found = {key}

@@ -139,10 +139,14 @@ NAMES_DRAWN = """(svg) => {
 }"""
 
 
-def _double_elimination_on_the_projector(browser, live_server, teams, query=""):
-    """A double elimination of ``teams`` started, its big screen (with ``query``) open on a
-    1920 x 1080 projector: the browser context, its page and the stage."""
+def _double_elimination_on_the_projector(browser, live_server, teams, query="", names=()):
+    """A double elimination of ``teams`` started (the first seeds' teams named ``names``), its
+    big screen (with ``query``) open on a 1920 x 1080 projector: the browser context, its page
+    and the stage."""
     tournament = tournament_ready(teams)
+    for entry, name in zip(tournament.entries.order_by("seed"), names, strict=False):
+        entry.team.name = name
+        entry.team.save(update_fields=["name"])
     stage = add_stage(tournament, "double_elim")
     services.stage_start(stage_id=stage.pk, actor=tournament.organiser)
     context = browser.new_context(
@@ -172,18 +176,32 @@ def test_a_running_bracket_takes_the_projectors_whole_width_and_fits_its_height(
 @pytest.mark.browser
 @pytest.mark.django_db(transaction=True)
 def test_a_tall_bracket_turns_a_part_at_a_time_readable_from_the_back(browser, live_server):
-    context, page, _stage = _double_elimination_on_the_projector(
-        browser, live_server, 32, "?turn=2"
+    long = [f"Alphonse Poirier-Boudreau & Marie-Madeleine MacLellan {n}" for n in range(4)]
+    context, page, stage = _double_elimination_on_the_projector(
+        browser, live_server, 32, "?turn=2", long
     )
-    pages = page.locator(".bracket-page")
-    # the winners' side by halves, the losers' side (8 rounds wide) as its first rounds and last
-    expect(pages).to_have_count(4)
+    # names on two lines: the winners' side by quarters, the losers' side by halves, the last
+    # of each as its first rounds and its last (as many rows and rounds as can be read)
+    parts = page.locator(".bracket-page")
+    expect(parts).to_have_count(8)
     expect(page.locator(".bracket-page:visible")).to_have_count(1)
     shown = page.locator(".bracket-page:visible").inner_text()
     drawn = page.locator(".bracket-page:visible svg.bracket").evaluate(NAMES_DRAWN)
-    assert drawn["bottom"] <= 1080  # the whole part on the screen, nobody scrolls
-    assert drawn["type"] >= 14  # drawn whole, a 32-team bracket's names were 7 px
+    assert drawn["bottom"] <= 1080  # the part shown is on the screen, nobody scrolls
     # two seconds on, the next part
     expect(page.locator(".bracket-page:visible")).not_to_have_text(shown, timeout=5000)
     expect(page.locator(".bracket-page:visible")).to_have_count(1)
     context.close()
+    # without scripts every part shows, one under the other: each read from the back
+    still = browser.new_context(
+        base_url=live_server.url,
+        viewport={"width": 1920, "height": 1080},
+        java_script_enabled=False,
+    )
+    every = still.new_page()
+    every.goto(f"/tournaments/{stage.tournament.slug}/screen/")
+    for part in every.locator(".bracket-page svg.bracket").all():
+        drawn = part.evaluate(NAMES_DRAWN)
+        assert drawn["type"] >= 14  # drawn whole, a 32-team bracket's names were 7 px
+        assert part.bounding_box()["height"] <= 1080 * 0.72 + 1  # a screen's height at most
+    still.close()

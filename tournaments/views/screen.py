@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import conditional_page, require_GET
 
 from tournaments import selectors
-from tournaments.charts import bracket_parts
+from tournaments.charts import HEAD_H, MARGIN, bracket_parts, cell_size
 from tournaments.models import Stage, Tournament
 from tournaments.views.common import (
     ELIMINATION,
@@ -22,23 +22,24 @@ from tournaments.views.common import (
     standings_tables,
     tiebreaker_labels,
 )
+from tournaments.wording import bracket_words
 
 SCREEN_REFRESH_SECONDS = 15
 
 
 SCREEN_PLAYING_ROWS = 16
 
-#: A bracket whose tallest rounds (of both sides, in double elimination) hold more matches
-#: than this is shown in parts (:func:`tournaments.charts.bracket_parts`: a side at a time, a
-#: side of more than 16 teams by halves or quarters), each for SCREEN_PAGE_SECONDS (or
-#: ``?turn=`` seconds): drawn whole and held to the projector's height, a 32-team bracket's
-#: names were 11 px high at 1920 x 1080 (7 in double elimination), a 64-team one's 5; in
-#: parts, 14 px or more. Up to 16 teams in single elimination and 8 in double elimination,
-#: the bracket is drawn whole.
-SCREEN_BRACKET_ROWS = 8
-#: ... and a part more than this many rounds wide, as its first rounds and its last (the
-#: losers' side of 32 teams is eight rounds wide).
-SCREEN_BRACKET_COLUMNS = 7
+#: A bracket too big for the projector to show its names 14 px high or more (its 1,870 px
+#: by the 72% of 1,080 a part is given hold this much of the drawing, in its own units, whose
+#: type is 15) is shown in parts (:func:`tournaments.charts.bracket_parts`: a side at a time,
+#: a side too tall by halves or quarters, a part too wide as its first rounds and its last),
+#: each for SCREEN_PAGE_SECONDS (or ``?turn=`` seconds). As many rows of matches and rounds
+#: as fit, by the size of its boxes (as wide as the longest name needs, a line taller when a
+#: name takes two): with one-line names up to 16 teams in single elimination and 8 in double
+#: elimination are drawn whole, as before. Drawn whole, a 32-team bracket's names were 11 px
+#: high at 1920 x 1080 (7 in double elimination), a 64-team one's 5.
+SCREEN_BRACKET_WIDTH = 2000
+SCREEN_BRACKET_HEIGHT = 830
 SCREEN_PAGE_SECONDS = 20
 
 
@@ -87,11 +88,14 @@ def _screen_context(request: HttpRequest, tournament: Tournament) -> dict[str, A
     }
     if stage is not None:
         document = selectors.stage_bracket_document(stage) if has_bracket(stage) else None
-        parts = (
-            bracket_parts(document, SCREEN_BRACKET_ROWS, SCREEN_BRACKET_COLUMNS)
-            if document is not None
-            else []
-        )
+        parts = []
+        if document is not None:
+            width, height = cell_size(document, {}, bracket_words())
+            parts = bracket_parts(
+                document,
+                (SCREEN_BRACKET_HEIGHT - HEAD_H - 2 * MARGIN) // height,  # rows of matches
+                SCREEN_BRACKET_WIDTH // width,  # rounds
+            )
         if parts:
             titles = {"winners": _("Winners bracket"), "losers": _("Losers bracket")}
             if stage.kind == Stage.Kind.SINGLE_ELIM:
