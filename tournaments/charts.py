@@ -489,6 +489,19 @@ def bracket_parts(document: Mapping[str, Any], rows: int, columns: int) -> list[
     return narrow
 
 
+def bracket_parts_within(
+    document: Mapping[str, Any],
+    width: int,
+    height: int,
+    names: Mapping[Any, str],
+    translate: Translate = _same,
+) -> list[Part]:
+    """:func:`bracket_parts` for a part drawn at most ``width`` by ``height`` of the drawing's
+    own units: as many rows of matches and rounds as its boxes let fit (:func:`cell_size`)."""
+    column, row = cell_size(document, names, translate)
+    return bracket_parts(document, (height - HEAD_H - 2 * MARGIN) // row, width // column)
+
+
 def _tallest(rounds: Sequence[Mapping[str, Any]]) -> int:
     return max((len(rnd["matches"]) for rnd in rounds), default=0)
 

@@ -4,7 +4,7 @@ standings with their tie-breakers)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from tournaments import selectors
-from tournaments.charts import MatchExtra, bracket_svg
+from tournaments.charts import MatchExtra, bracket_parts_within, bracket_svg
 from tournaments.models import Entry, Match, Stage, Standing, Tournament
 from tournaments.services.standings import tiebreakers_for
 from tournaments.wording import bracket_words, round_words
@@ -117,11 +117,9 @@ def bracket_of(
     highlight: int | None,
     *,
     document: Mapping[str, Any] | None = None,
-    keys: Collection[str] | None = None,
 ) -> tuple[SafeString, list[tuple[int, str]]]:
-    """The stage's bracket as SVG (the matches ``keys`` names only, when given), and the
-    (entry, name) pairs a reader can follow; from ``document`` when the caller has read it
-    already."""
+    """The stage's bracket as SVG, and the (entry, name) pairs a reader can follow; from
+    ``document`` when the caller has read it already."""
     if document is None:
         document = selectors.stage_bracket_document(stage)
     svg = bracket_svg(
@@ -130,7 +128,6 @@ def bracket_of(
         extras=match_extras(document),
         highlight=highlight,
         translate=bracket_words(),
-        keys=keys,
     )
     followable = sorted(
         {
@@ -144,6 +141,26 @@ def bracket_of(
         key=lambda pair: pair[1],
     )
     return mark_safe(svg), followable  # noqa: S308 - tournaments.charts escapes every text
+
+
+def bracket_in_parts(
+    document: Mapping[str, Any], width: int, height: int
+) -> list[tuple[str, SafeString]]:
+    """A bracket too big for ``width`` by ``height`` of its drawing's units, cut into parts
+    that fit (:func:`tournaments.charts.bracket_parts_within`), each drawn, with its side;
+    none when it fits whole."""
+    words = bracket_words()
+    parts = bracket_parts_within(document, width, height, {}, words)
+    extras = match_extras(document) if parts else {}
+    return [
+        (
+            part.side,
+            mark_safe(  # noqa: S308 - tournaments.charts escapes every text
+                bracket_svg(document, names={}, extras=extras, translate=words, keys=part.keys)
+            ),
+        )
+        for part in parts
+    ]
 
 
 def stage_context(

@@ -10,19 +10,17 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import conditional_page, require_GET
 
 from tournaments import selectors
-from tournaments.charts import HEAD_H, MARGIN, bracket_parts, cell_size
 from tournaments.models import Stage, Tournament
 from tournaments.views.common import (
     ELIMINATION,
     _stage_of,
     _tournament_or_404,
-    bracket_of,
+    bracket_in_parts,
     has_bracket,
     stage_context,
     standings_tables,
     tiebreaker_labels,
 )
-from tournaments.wording import bracket_words
 
 SCREEN_REFRESH_SECONDS = 15
 
@@ -90,20 +88,12 @@ def _screen_context(request: HttpRequest, tournament: Tournament) -> dict[str, A
         document = selectors.stage_bracket_document(stage) if has_bracket(stage) else None
         parts = []
         if document is not None:
-            width, height = cell_size(document, {}, bracket_words())
-            parts = bracket_parts(
-                document,
-                (SCREEN_BRACKET_HEIGHT - HEAD_H - 2 * MARGIN) // height,  # rows of matches
-                SCREEN_BRACKET_WIDTH // width,  # rounds
-            )
+            parts = bracket_in_parts(document, SCREEN_BRACKET_WIDTH, SCREEN_BRACKET_HEIGHT)
         if parts:
             titles = {"winners": _("Winners bracket"), "losers": _("Losers bracket")}
             if stage.kind == Stage.Kind.SINGLE_ELIM:
                 titles["winners"] = _("Bracket")
-            context["bracket_pages"] = [
-                (titles[part.side], bracket_of(stage, None, document=document, keys=part.keys)[0])
-                for part in parts
-            ]
+            context["bracket_pages"] = [(titles[side], drawing) for side, drawing in parts]
         else:
             context.update(stage_context(stage, None, document=document))
         if stage.kind in ELIMINATION:
